@@ -1,0 +1,150 @@
+//! `conform`: runs the vvoc contract vectors against the reference implementation or any peer.
+
+use std::collections::HashSet;
+use std::io::Read as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context as _, Result, bail};
+use clap::{Args, Parser, Subcommand};
+use vvoc_harness::run::{Selection, run_reference, summary};
+use vvoc_harness::vectors::{Vector, load};
+use vvoc_harness::{Level, default_vectors_dir};
+use vvoc_reference::{Json, Tool, Verdict, one_line, validate_json};
+
+/// Exit code: nothing failed.
+const OK: u8 = 0;
+/// Exit code: bad arguments, or an unreadable or invalid vector file.
+const USAGE: u8 = 1;
+/// Exit code: some vectors failed (or `check` refused the input).
+const FAILED: u8 = 2;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "conform",
+    version,
+    about = "Conformance runner for the vvoc agent tool input contracts 1.6.0",
+    long_about = "Conformance runner for the vvoc agent tool input contracts 1.6.0.\n\n\
+        Runs the accept and reject vectors (vectors/**/*.json) against the in-process reference \
+        implementation, or against any implementation that speaks the JSON Lines peer protocol.\n\n\
+        Exit codes: 0 nothing failed; 1 usage or input error; 2 some vectors failed \
+        (or `check` refused its input); 3 the peer is unusable."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run the vectors and print a summary per tool.
+    Run(RunArgs),
+    /// Validate one input with the reference and print the verdict as JSON (exit 0 accept, 2 reject).
+    Check {
+        /// The tool, such as web_search.
+        tool: String,
+        /// The input as JSON text; read from standard input when absent.
+        input: Option<String>,
+    },
+    /// List the vector names (`<tool>:<id>`), one per line.
+    List(VectorArgs),
+    /// Check the vector files without running anything.
+    Lint(VectorArgs),
+}
+
+#[derive(Args, Debug)]
+struct VectorArgs {
+    /// A folder of vector files (repeatable; default: ./vectors).
+    #[arg(long = "vectors", value_name = "DIR")]
+    vectors: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct RunArgs {
+    #[command(flatten)]
+    vectors: VectorArgs,
+    /// Only vectors of this tool (repeatable).
+    #[arg(long = "tool", value_name = "TOOL")]
+    tools: Vec<String>,
+    /// Only vectors whose name (`<tool>:<id>`) contains this text.
+    #[arg(long, value_name = "TEXT")]
+    filter: Option<String>,
+    /// How much must match: verdict, first, issues or exact.
+    #[arg(long, default_value = "exact", value_name = "LEVEL")]
+    level: Level,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match execute(cli.command) {
+        Ok(code) => ExitCode::from(code),
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::from(USAGE)
+        }
+    }
+}
+
+fn execute(command: Command) -> Result<u8> {
+    match command {
+        Command::Run(args) => run(args),
+        Command::Check { tool, input } => check(&tool, input),
+        Command::List(args) => {
+            for vector in load_vectors(&args)? {
+                println!("{}", vector.name());
+            }
+            Ok(OK)
+        }
+        Command::Lint(args) => {
+            let vectors = load_vectors(&args)?;
+            let files: HashSet<&PathBuf> = vectors.iter().map(|v| &v.file).collect();
+            println!("ok: {} vectors in {} files", vectors.len(), files.len());
+            Ok(OK)
+        }
+    }
+}
+
+fn run(args: RunArgs) -> Result<u8> {
+    let tools = args.tools.iter().map(|t| t.parse::<Tool>()).collect::<Result<Vec<_>, _>>()?;
+    let selection = Selection { tools, filter: args.filter };
+    let vectors: Vec<Vector> = load_vectors(&args.vectors)?.into_iter().filter(|v| selection.keeps(v)).collect();
+    if vectors.is_empty() {
+        bail!("no vector matches the selection (--tool, --filter)");
+    }
+    let result = run_reference(vectors, args.level, &HashSet::new());
+    print!("{}", summary(&result));
+    Ok(if result.failed() { FAILED } else { OK })
+}
+
+fn check(tool: &str, input: Option<String>) -> Result<u8> {
+    let tool: Tool = tool.parse()?;
+    let text = match input {
+        Some(text) => text,
+        None => {
+            let mut text = String::new();
+            std::io::stdin().read_to_string(&mut text).context("cannot read the input from standard input")?;
+            text
+        }
+    };
+    let input = Json::parse(&text).context("the input is not valid JSON")?;
+    let verdict = validate_json(tool, &input);
+    println!("{}", verdict.to_json().to_pretty());
+    match &verdict {
+        Verdict::Accept(_) => Ok(OK),
+        Verdict::Reject(issues) => {
+            eprintln!("{}", one_line(issues));
+            Ok(FAILED)
+        }
+    }
+}
+
+/// The vectors of the given folders, or of `./vectors` (else the workspace's own) when none is given.
+fn load_vectors(args: &VectorArgs) -> Result<Vec<Vector>> {
+    let dirs = if args.vectors.is_empty() {
+        let local = PathBuf::from("vectors");
+        vec![if local.is_dir() { local } else { default_vectors_dir() }]
+    } else {
+        args.vectors.clone()
+    };
+    Ok(load(&dirs)?)
+}

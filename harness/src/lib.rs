@@ -1,0 +1,18 @@
+//! The vvoc conformance harness: loads the contract vectors, runs them against the in-process
+//! reference or a peer process, compares at a chosen level, and reports.
+
+pub mod compare;
+pub mod outcome;
+pub mod run;
+pub mod vectors;
+
+pub use compare::Level;
+pub use outcome::{Answer, Outcome};
+pub use vectors::{LoadError, Vector};
+
+use std::path::PathBuf;
+
+/// The workspace's own `vectors/` folder.
+pub fn default_vectors_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("vectors")
+}

@@ -1,0 +1,118 @@
+//! What an implementation answered for one vector, and the outcome that answer earns.
+
+use std::fmt;
+
+use vvoc_reference::Verdict;
+
+use crate::compare::{Level, matches};
+
+/// What came back for one check.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// A verdict.
+    Verdict(Verdict),
+    /// The implementation said it could not evaluate the input.
+    Error(String),
+    /// No answer within the per-check timeout.
+    Timeout,
+    /// The implementation exited or closed its output before answering.
+    Crash(String),
+    /// The answer broke the protocol.
+    ProtocolError(String),
+    /// The implementation does not implement the tool.
+    Unsupported,
+}
+
+/// The outcome of one vector (interfaces.md §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Outcome {
+    /// The answer matches at the chosen level.
+    Pass,
+    /// Answered, but different at the chosen level.
+    Fail,
+    /// The implementation answered `error`.
+    Error,
+    /// No answer in time.
+    Timeout,
+    /// The implementation died before answering.
+    Crash,
+    /// The answer broke the protocol.
+    ProtocolError,
+    /// The tool is not implemented.
+    Unsupported,
+    /// Listed as a known failure and still failing.
+    KnownFail,
+    /// Listed as a known failure but passing: the list is stale.
+    Fixed,
+}
+
+impl Outcome {
+    /// Every outcome, in report order.
+    pub const ALL: [Outcome; 9] = [
+        Outcome::Pass,
+        Outcome::Fail,
+        Outcome::Error,
+        Outcome::Timeout,
+        Outcome::Crash,
+        Outcome::ProtocolError,
+        Outcome::Unsupported,
+        Outcome::KnownFail,
+        Outcome::Fixed,
+    ];
+
+    /// The outcome's name in summaries and reports.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Pass => "pass",
+            Outcome::Fail => "fail",
+            Outcome::Error => "error",
+            Outcome::Timeout => "timeout",
+            Outcome::Crash => "crash",
+            Outcome::ProtocolError => "protocol-error",
+            Outcome::Unsupported => "unsupported",
+            Outcome::KnownFail => "known-fail",
+            Outcome::Fixed => "fixed",
+        }
+    }
+
+    /// Whether the outcome fails the run (exit code 2).
+    pub const fn fails_run(self) -> bool {
+        match self {
+            Outcome::Fail
+            | Outcome::Error
+            | Outcome::Timeout
+            | Outcome::Crash
+            | Outcome::ProtocolError
+            | Outcome::Fixed => true,
+            Outcome::Pass | Outcome::Unsupported | Outcome::KnownFail => false,
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The outcome of an answer. The order of the checks is the policy: an unsupported tool is never
+/// a failure; a listed known failure is `known-fail` however it fails and `fixed` when it passes;
+/// otherwise the answer decides.
+pub fn classify(expected: &Verdict, answer: &Answer, level: Level, known_failure: bool) -> Outcome {
+    if let Answer::Unsupported = answer {
+        return Outcome::Unsupported;
+    }
+    let passed = matches!(answer, Answer::Verdict(received) if matches(expected, received, level));
+    if known_failure {
+        return if passed { Outcome::Fixed } else { Outcome::KnownFail };
+    }
+    match answer {
+        Answer::Verdict(_) if passed => Outcome::Pass,
+        Answer::Verdict(_) => Outcome::Fail,
+        Answer::Error(_) => Outcome::Error,
+        Answer::Timeout => Outcome::Timeout,
+        Answer::Crash(_) => Outcome::Crash,
+        Answer::ProtocolError(_) => Outcome::ProtocolError,
+        Answer::Unsupported => Outcome::Unsupported,
+    }
+}

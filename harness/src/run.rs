@@ -1,0 +1,181 @@
+//! A conformance run: selected vectors, one answer and outcome each, and the summary a person reads.
+
+use std::collections::{BTreeMap, HashSet};
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+use vvoc_reference::{Tool, validate_json};
+
+use crate::compare::{Level, matches};
+use crate::outcome::{Answer, Outcome, classify};
+use crate::vectors::Vector;
+
+/// Which vectors a run takes.
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    /// Only these tools (all when empty).
+    pub tools: Vec<Tool>,
+    /// Only vectors whose full name contains this text.
+    pub filter: Option<String>,
+}
+
+impl Selection {
+    /// Whether the vector is selected.
+    pub fn keeps(&self, vector: &Vector) -> bool {
+        (self.tools.is_empty() || self.tools.contains(&vector.tool))
+            && self.filter.as_ref().is_none_or(|f| vector.name().contains(f.as_str()))
+    }
+}
+
+/// The implementation a run talked to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Implementation {
+    /// Its name.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+    /// Its language.
+    pub language: String,
+    /// The tools it implements.
+    pub tools: Vec<String>,
+}
+
+impl Implementation {
+    /// The in-process reference implementation.
+    pub fn reference() -> Implementation {
+        Implementation {
+            name: "vvoc-reference".to_owned(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            language: "rust".to_owned(),
+            tools: Tool::ALL.iter().map(|t| t.id().to_owned()).collect(),
+        }
+    }
+}
+
+/// One vector's result.
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// The vector.
+    pub vector: Vector,
+    /// What came back.
+    pub answer: Answer,
+    /// The outcome at the run's level.
+    pub outcome: Outcome,
+    /// How long the check took.
+    pub duration: Duration,
+}
+
+impl Record {
+    /// Builds a record, classifying the answer.
+    pub fn new(
+        vector: Vector,
+        answer: Answer,
+        duration: Duration,
+        level: Level,
+        known_failures: &HashSet<String>,
+    ) -> Record {
+        let outcome = classify(&vector.expected, &answer, level, known_failures.contains(&vector.name()));
+        Record { vector, answer, outcome, duration }
+    }
+
+    /// Whether the answer matches at `level` (whatever the run's level).
+    pub fn passes_at(&self, level: Level) -> bool {
+        matches!(&self.answer, Answer::Verdict(v) if matches(&self.vector.expected, v, level))
+    }
+}
+
+/// A finished run.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    /// Who answered.
+    pub implementation: Implementation,
+    /// The level that decides pass and fail.
+    pub level: Level,
+    /// One record per selected vector, in vector order.
+    pub records: Vec<Record>,
+    /// Wall-clock time of the checks.
+    pub elapsed: Duration,
+}
+
+impl RunResult {
+    /// Whether some outcome fails the run.
+    pub fn failed(&self) -> bool {
+        self.records.iter().any(|r| r.outcome.fails_run())
+    }
+
+    /// How many records have each outcome.
+    pub fn totals(&self) -> BTreeMap<Outcome, usize> {
+        let mut totals = BTreeMap::new();
+        for record in &self.records {
+            *totals.entry(record.outcome).or_insert(0) += 1;
+        }
+        totals
+    }
+
+    /// How many answers match at each level.
+    pub fn level_passes(&self) -> Vec<(Level, usize)> {
+        Level::ALL.iter().map(|&l| (l, self.records.iter().filter(|r| r.passes_at(l)).count())).collect()
+    }
+
+    /// Checks per second.
+    pub fn throughput(&self) -> f64 {
+        self.records.len() as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// Runs the vectors against the in-process reference implementation.
+pub fn run_reference(vectors: Vec<Vector>, level: Level, known_failures: &HashSet<String>) -> RunResult {
+    let start = Instant::now();
+    let records = vectors
+        .into_iter()
+        .map(|vector| {
+            let began = Instant::now();
+            let verdict = validate_json(vector.tool, &vector.input);
+            Record::new(vector, Answer::Verdict(verdict), began.elapsed(), level, known_failures)
+        })
+        .collect();
+    RunResult { implementation: Implementation::reference(), level, records, elapsed: start.elapsed() }
+}
+
+/// The plain-text summary: a per-tool table of outcomes, the pass count at every level, and
+/// the throughput.
+pub fn summary(run: &RunResult) -> String {
+    let shown: Vec<Outcome> =
+        Outcome::ALL.into_iter().filter(|o| *o == Outcome::Pass || run.totals().contains_key(o)).collect();
+    let mut out = String::new();
+    let _ = write!(out, "{:<20} {:>7}", "tool", "vectors");
+    for o in &shown {
+        let _ = write!(out, " {:>8}", o.as_str());
+    }
+    out.push('\n');
+    let mut rows: BTreeMap<Tool, Vec<&Record>> = BTreeMap::new();
+    for record in &run.records {
+        rows.entry(record.vector.tool).or_default().push(record);
+    }
+    let mut line = |name: &str, records: &[&Record]| {
+        let _ = write!(out, "{name:<20} {:>7}", records.len());
+        for o in &shown {
+            let _ = write!(out, " {:>8}", records.iter().filter(|r| r.outcome == *o).count());
+        }
+        out.push('\n');
+    };
+    for (tool, records) in &rows {
+        line(tool.id(), records);
+    }
+    let all: Vec<&Record> = run.records.iter().collect();
+    line("total", &all);
+    let levels: Vec<String> =
+        run.level_passes().iter().map(|(l, n)| format!("{l} {n}/{}", run.records.len())).collect();
+    let _ = writeln!(out, "passing by level: {} (the run is judged at {})", levels.join(", "), run.level);
+    let _ = writeln!(
+        out,
+        "{} checks in {:.3} s: {:.0} vectors per second ({} {} in {})",
+        run.records.len(),
+        run.elapsed.as_secs_f64(),
+        run.throughput(),
+        run.implementation.name,
+        run.implementation.version,
+        run.implementation.language
+    );
+    out
+}

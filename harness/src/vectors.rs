@@ -1,0 +1,314 @@
+//! Vector files: loading `vectors/**/*.json` in sorted path order, refusing any malformed file
+//! with its path, the vector's index and id, and what is wrong (interfaces.md §3).
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use vvoc_reference::json::ParseError;
+use vvoc_reference::{Issue, Json, Tool, Verdict};
+
+/// One vector: an input of a tool and its expected verdict.
+#[derive(Clone, Debug)]
+pub struct Vector {
+    /// The tool.
+    pub tool: Tool,
+    /// The id, unique within the tool.
+    pub id: String,
+    /// Whether the vector is a checked example of the reference document.
+    pub doc: bool,
+    /// Why the vector exists.
+    pub note: Option<String>,
+    /// The input.
+    pub input: Json,
+    /// The expected verdict.
+    pub expected: Verdict,
+    /// The file it came from, as given (relative to the vectors folder's parent when found by walking).
+    pub file: PathBuf,
+    /// Its 0-based position in the file.
+    pub index: usize,
+}
+
+impl Vector {
+    /// The full name, `<tool>:<id>`.
+    pub fn name(&self) -> String {
+        format!("{}:{}", self.tool, self.id)
+    }
+
+    /// `accept` or `reject`.
+    pub fn kind(&self) -> &'static str {
+        if self.expected.is_accept() { "accept" } else { "reject" }
+    }
+}
+
+/// Why a vector file, or a vectors folder, cannot be used.
+#[derive(Debug)]
+pub enum LoadError {
+    /// The folder does not exist or cannot be read.
+    Folder { dir: PathBuf, reason: String },
+    /// The folder holds no `*.json` file.
+    EmptyFolder { dir: PathBuf },
+    /// The file cannot be read.
+    Read { file: PathBuf, reason: String },
+    /// The file is not JSON.
+    Json { file: PathBuf, error: ParseError },
+    /// The file's top level is wrong.
+    File { file: PathBuf, problem: FileProblem },
+    /// One vector is wrong.
+    Vector { file: PathBuf, index: usize, id: Option<String>, problem: VectorProblem },
+}
+
+/// What is wrong with a file's top level.
+#[derive(Debug)]
+pub enum FileProblem {
+    /// Not an object.
+    NotObject,
+    /// A member other than `tool` and `vectors`.
+    UnknownMember(String),
+    /// `tool` is absent or not a string.
+    MissingTool,
+    /// `tool` names no tool.
+    UnknownTool(String),
+    /// `vectors` is absent or not an array.
+    MissingVectors,
+}
+
+/// What is wrong with one vector.
+#[derive(Debug)]
+pub enum VectorProblem {
+    /// Not an object.
+    NotObject,
+    /// A member other than `id`, `doc`, `note`, `input`, `accept`, `reject`.
+    UnknownMember(String),
+    /// `id` is absent or not a string.
+    MissingId,
+    /// `id` does not match `[a-z0-9][a-z0-9-]*`.
+    BadId,
+    /// `id` is already used by another vector of the tool.
+    DuplicateId { first_file: PathBuf, first_index: usize },
+    /// `input` is absent.
+    MissingInput,
+    /// Both `accept` and `reject`.
+    BothOutcomes,
+    /// Neither `accept` nor `reject`.
+    NoOutcome,
+    /// `accept` is not an object.
+    AcceptNotObject,
+    /// `reject` is not an array of 1 to 8 issues.
+    RejectCount,
+    /// An issue of `reject` is malformed.
+    BadIssue { position: usize, reason: String },
+    /// `doc` is not a boolean, or `note` not a string.
+    WrongType { member: &'static str, expected: &'static str },
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Folder { dir, reason } => {
+                write!(
+                    f,
+                    "{}: cannot read the vectors folder: {reason}; pass --vectors DIR with an existing folder",
+                    dir.display()
+                )
+            }
+            LoadError::EmptyFolder { dir } => {
+                write!(f, "{}: the vectors folder holds no *.json vector file", dir.display())
+            }
+            LoadError::Read { file, reason } => write!(f, "{}: cannot read the file: {reason}", file.display()),
+            LoadError::Json { file, error } => {
+                write!(f, "{}:{}:{}: not valid JSON: {}", file.display(), error.line, error.column, error.message)
+            }
+            LoadError::File { file, problem } => write!(f, "{}: {problem}", file.display()),
+            LoadError::Vector { file, index, id, problem } => {
+                write!(f, "{}: vector {index}", file.display())?;
+                if let Some(id) = id {
+                    write!(f, " ({id:?})")?;
+                }
+                write!(f, ": {problem}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+impl fmt::Display for FileProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileProblem::NotObject => f.write_str(r#"a vector file must be an object {"tool": ..., "vectors": [...]}"#),
+            FileProblem::UnknownMember(name) => {
+                write!(f, "unknown member {name:?} at the top level; a vector file has only \"tool\" and \"vectors\"")
+            }
+            FileProblem::MissingTool => f.write_str(r#""tool" must be a string naming one of the nine tools"#),
+            FileProblem::UnknownTool(name) => write!(f, "{}", vvoc_reference::UnknownTool(name.clone())),
+            FileProblem::MissingVectors => f.write_str(r#""vectors" must be an array of vectors"#),
+        }
+    }
+}
+
+impl fmt::Display for VectorProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VectorProblem::NotObject => f.write_str("a vector must be an object"),
+            VectorProblem::UnknownMember(name) => write!(
+                f,
+                "unknown member {name:?}; a vector has only id, doc, note, input, and one of accept and reject"
+            ),
+            VectorProblem::MissingId => f.write_str(r#""id" must be a string"#),
+            VectorProblem::BadId => {
+                f.write_str(r#""id" must match [a-z0-9][a-z0-9-]* (lowercase letters, digits and dashes)"#)
+            }
+            VectorProblem::DuplicateId { first_file, first_index } => write!(
+                f,
+                "the id is already used by vector {first_index} of {}; ids are unique within a tool",
+                first_file.display()
+            ),
+            VectorProblem::MissingInput => {
+                f.write_str(r#""input" is missing (any JSON value, null included, is a legal input)"#)
+            }
+            VectorProblem::BothOutcomes => {
+                f.write_str(r#"a vector has exactly one of "accept" and "reject", not both"#)
+            }
+            VectorProblem::NoOutcome => {
+                f.write_str(r#"a vector needs "accept" (the normalized output) or "reject" (the issues)"#)
+            }
+            VectorProblem::AcceptNotObject => f.write_str(r#""accept" must be the normalized output, a JSON object"#),
+            VectorProblem::RejectCount => f.write_str(r#""reject" must be an array of 1 to 8 issues"#),
+            VectorProblem::BadIssue { position, reason } => write!(f, "reject[{position}]: {reason}"),
+            VectorProblem::WrongType { member, expected } => write!(f, "{member:?} must be {expected}"),
+        }
+    }
+}
+
+/// Every `*.json` file under `dir`, recursively, in sorted path order.
+pub fn vector_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
+    let folder_error = |reason: String| LoadError::Folder { dir: dir.to_owned(), reason };
+    if !dir.is_dir() {
+        return Err(folder_error("no such folder".to_owned()));
+    }
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.map_err(|e| folder_error(e.to_string()))?;
+        if entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "json") {
+            files.push(entry.into_path());
+        }
+    }
+    if files.is_empty() {
+        return Err(LoadError::EmptyFolder { dir: dir.to_owned() });
+    }
+    Ok(files)
+}
+
+/// Loads every vector of every folder, in folder order then sorted path order.
+pub fn load(dirs: &[PathBuf]) -> Result<Vec<Vector>, LoadError> {
+    let mut vectors = Vec::new();
+    let mut seen: HashMap<(Tool, String), (PathBuf, usize)> = HashMap::new();
+    for dir in dirs {
+        for file in vector_files(dir)? {
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| LoadError::Read { file: file.clone(), reason: e.to_string() })?;
+            for vector in parse_file(&file, &text)? {
+                let key = (vector.tool, vector.id.clone());
+                if let Some((first_file, first_index)) = seen.get(&key) {
+                    return Err(LoadError::Vector {
+                        file: file.clone(),
+                        index: vector.index,
+                        id: Some(vector.id),
+                        problem: VectorProblem::DuplicateId {
+                            first_file: first_file.clone(),
+                            first_index: *first_index,
+                        },
+                    });
+                }
+                seen.insert(key, (file.clone(), vector.index));
+                vectors.push(vector);
+            }
+        }
+    }
+    Ok(vectors)
+}
+
+/// Parses the text of one vector file.
+pub fn parse_file(file: &Path, text: &str) -> Result<Vec<Vector>, LoadError> {
+    let json = Json::parse(text).map_err(|error| LoadError::Json { file: file.to_owned(), error })?;
+    let file_error = |problem| LoadError::File { file: file.to_owned(), problem };
+    let top = json.as_object().ok_or_else(|| file_error(FileProblem::NotObject))?;
+    if let Some((name, _)) = top.iter().find(|(k, _)| !(k.eq_str("tool") || k.eq_str("vectors"))) {
+        return Err(file_error(FileProblem::UnknownMember(name.to_string())));
+    }
+    let tool_name = top.get("tool").and_then(Json::as_string).ok_or_else(|| file_error(FileProblem::MissingTool))?;
+    let tool: Tool =
+        tool_name.to_string().parse().map_err(|_| file_error(FileProblem::UnknownTool(tool_name.to_string())))?;
+    let items = top.get("vectors").and_then(Json::as_array).ok_or_else(|| file_error(FileProblem::MissingVectors))?;
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut vectors = Vec::with_capacity(items.len());
+    for (index, item) in items.iter().enumerate() {
+        let vector = parse_vector(tool, file, index, item)?;
+        if let Some(&first_index) = seen.get(&vector.id) {
+            return Err(LoadError::Vector {
+                file: file.to_owned(),
+                index,
+                id: Some(vector.id),
+                problem: VectorProblem::DuplicateId { first_file: file.to_owned(), first_index },
+            });
+        }
+        seen.insert(vector.id.clone(), index);
+        vectors.push(vector);
+    }
+    Ok(vectors)
+}
+
+const MEMBERS: [&str; 6] = ["id", "doc", "note", "input", "accept", "reject"];
+
+fn parse_vector(tool: Tool, file: &Path, index: usize, item: &Json) -> Result<Vector, LoadError> {
+    let id = item.as_object().and_then(|o| o.get("id")).and_then(Json::as_string).map(|s| s.to_string());
+    let error = |problem| LoadError::Vector { file: file.to_owned(), index, id: id.clone(), problem };
+    let object = item.as_object().ok_or_else(|| error(VectorProblem::NotObject))?;
+    if let Some((name, _)) = object.iter().find(|(k, _)| !MEMBERS.iter().any(|m| k.eq_str(m))) {
+        return Err(error(VectorProblem::UnknownMember(name.to_string())));
+    }
+    let id = id.clone().ok_or_else(|| error(VectorProblem::MissingId))?;
+    if !valid_id(&id) {
+        return Err(error(VectorProblem::BadId));
+    }
+    let doc = match object.get("doc") {
+        None => false,
+        Some(Json::Bool(b)) => *b,
+        Some(_) => return Err(error(VectorProblem::WrongType { member: "doc", expected: "a boolean" })),
+    };
+    let note = match object.get("note") {
+        None => None,
+        Some(Json::String(s)) => Some(s.to_string()),
+        Some(_) => return Err(error(VectorProblem::WrongType { member: "note", expected: "a string" })),
+    };
+    let input = object.get("input").cloned().ok_or_else(|| error(VectorProblem::MissingInput))?;
+    let expected = match (object.get("accept"), object.get("reject")) {
+        (Some(_), Some(_)) => return Err(error(VectorProblem::BothOutcomes)),
+        (None, None) => return Err(error(VectorProblem::NoOutcome)),
+        (Some(accept @ Json::Object(_)), None) => Verdict::Accept(accept.clone()),
+        (Some(_), None) => return Err(error(VectorProblem::AcceptNotObject)),
+        (None, Some(reject)) => {
+            let issues = reject
+                .as_array()
+                .filter(|a| (1..=8).contains(&a.len()))
+                .ok_or_else(|| error(VectorProblem::RejectCount))?;
+            let issues = issues
+                .iter()
+                .enumerate()
+                .map(|(position, issue)| {
+                    Issue::from_json(issue).map_err(|reason| error(VectorProblem::BadIssue { position, reason }))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Verdict::Reject(issues)
+        }
+    };
+    Ok(Vector { tool, id, doc, note, input, expected, file: file.to_owned(), index })
+}
+
+/// Whether `id` matches `[a-z0-9][a-z0-9-]*`.
+pub fn valid_id(id: &str) -> bool {
+    let mut chars = id.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}

@@ -1,0 +1,81 @@
+//! The catalog entry of `hashline_edit`.
+
+use super::shapes::*;
+use super::*;
+
+/// The catalog entry of `hashline_edit`.
+pub fn spec() -> ToolSpec {
+    ToolSpec {
+        id: "hashline_edit",
+        summary: "Apply exact hash-anchored line edits, range replacements, boundary inserts, delete, or rename.",
+        // The specification publishes only the first line of this description, so the catalog holds
+        // that line; the full model-facing text continues after it in the host.
+        description: "Edit files using exact hash-anchored line references from the latest Read output.",
+        fields: vec![
+            Field::required(
+                "filePath",
+                RAW,
+                "Absolute path to the file to edit (non-empty; spaces inside the name are preserved)",
+            ),
+            Field::optional("delete", Node::Boolean, "Delete the file instead of editing it"),
+            Field::optional("rename", RAW, "Rename the file after edits are applied (non-empty when provided)"),
+            Field::required(
+                "edits",
+                Node::array(
+                    Node::Object(vec![
+                        Field::required(
+                            "op",
+                            Node::Enum(&["replace", "replace_range", "append", "prepend"]),
+                            "Operation: replace one line, replace a pos..end range, append, or prepend.",
+                        ),
+                        Field::optional(
+                            "pos",
+                            RAW,
+                            "Primary anchor in LINE#HASH#ANCHOR three-part format. Required for replace/replace_range; optional for append/prepend (no anchor inserts at the file boundary).",
+                        ),
+                        Field::optional(
+                            "end",
+                            RAW,
+                            "Optional inclusive range end anchor. With end, replace covers pos..end; required for replace_range. For append/prepend it is only a fallback when pos is omitted.",
+                        ),
+                        Field::required(
+                            "lines",
+                            Node::Union(vec![Node::array(RAW, Count::Any), RAW, Node::Null]),
+                            "Replacement or inserted lines as plain text content. null or [] deletes for replace/replace_range; [\"\"] is rejected as ambiguous.",
+                        ),
+                    ]),
+                    Count::Any,
+                ),
+                "Hash-anchored edit operations to apply to the file",
+            ),
+        ],
+        matrix: None,
+        vocabularies: &["edits[].op"],
+        prerequisites: &[
+            "absolute existing file path and current-file anchor validation",
+            "model visibility for the routed edit tool",
+        ],
+        conditional_requirements: &[
+            "replace requires pos; replace_range requires pos and end",
+            "append/prepend accept one anchor or none; null/[] deletes for replace/replace_range",
+            "delete requires an empty edits list and forbids rename",
+        ],
+        path_kinds: vec![
+            PathKindDecl::new(
+                "filePath",
+                PathKind::AbsoluteFile,
+                "absolute path; spaces inside the name are preserved",
+            ),
+            PathKindDecl::new("rename", PathKind::AbsoluteFile, "non-empty absolute destination path when provided"),
+        ],
+        result_families: &[
+            ("text-success", "model-visible success text returned to the host"),
+            ("text-error", "model-visible Error text for a rejected edit"),
+            ("success-metadata", "separately published bounded success metadata with filediff"),
+        ],
+        representative_failures: &[
+            ("edits[0].typo", "unknown nested key names the edit index"),
+            ("edits[0].end", "conflicting insert anchors name the offending field"),
+        ],
+    }
+}

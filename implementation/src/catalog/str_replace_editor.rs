@@ -1,0 +1,77 @@
+//! The catalog entry of `str_replace_editor`.
+
+use super::shapes::*;
+use super::*;
+
+/// The catalog entry of `str_replace_editor`.
+pub fn spec() -> ToolSpec {
+    ToolSpec {
+        id: "str_replace_editor",
+        summary: "View, create, exactly replace, or insert into a file with the dsh command surface.",
+        // The specification publishes only the first line of this description, so the catalog holds
+        // that line; the full model-facing text continues after it in the host.
+        description: "Custom editing tool for viewing, creating and editing files",
+        fields: vec![
+            Field::required(
+                "command",
+                Node::Enum(&["view", "create", "str_replace", "insert"]),
+                "The command to run: view, create, str_replace, or insert",
+            ),
+            Field::required("path", RAW, "Absolute path to file or directory"),
+            Field::optional(
+                "file_text",
+                RAW,
+                "create only: content of the new file; an explicitly empty string is allowed",
+            ),
+            Field::optional(
+                "old_str",
+                RAW,
+                "str_replace only: the exact, non-empty text to replace (whitespace is significant)",
+            ),
+            Field::optional(
+                "new_str",
+                RAW,
+                "str_replace replacement text (omitted defaults to empty deletion; explicit empty is valid); required for insert",
+            ),
+            Field::optional(
+                "insert_line",
+                Node::Integer(Range { min: Some(Limit::Inclusive(0)), max: None }),
+                "insert only: integer line index >= 0; new_str is inserted AFTER this line (the file-dependent upper bound is enforced by the editor)",
+            ),
+            Field::optional(
+                "view_range",
+                Node::array(Node::Integer(Range { min: None, max: None }), Count::Exactly(2)),
+                "view only: exact [start, end] line range. The length is fixed at 2; start >= 1 and end is -1 (end of file) or >= start are runtime-checked.",
+            ),
+        ],
+        matrix: Some(Matrix {
+            selector: "command",
+            rows: &[
+                MatrixRow { value: "view", consumes: &["command", "path", "view_range"] },
+                MatrixRow { value: "create", consumes: &["command", "path", "file_text"] },
+                MatrixRow { value: "str_replace", consumes: &["command", "path", "old_str", "new_str"] },
+                MatrixRow { value: "insert", consumes: &["command", "path", "new_str", "insert_line"] },
+            ],
+        }),
+        vocabularies: &["command"],
+        prerequisites: &[
+            "path existence and directory checks in the editor",
+            "current-file freshness for str_replace and insert",
+        ],
+        conditional_requirements: &[
+            "create requires file_text (explicit empty allowed)",
+            "str_replace requires a non-empty old_str; omitted new_str deletes",
+            "insert requires insert_line >= 0 and new_str; view_range length is exactly 2",
+        ],
+        path_kinds: vec![PathKindDecl::new(
+            "path",
+            PathKind::AbsoluteFile,
+            "absolute file or directory path; non-empty",
+        )],
+        result_families: &[("ok", "successful ok/output envelope"), ("error", "error envelope")],
+        representative_failures: &[
+            ("path", "blank paths are rejected before any mutation"),
+            ("view_range", "a non-two-element range is diagnosed"),
+        ],
+    }
+}

@@ -1,0 +1,117 @@
+//! The catalog entry of `work_item_decide`.
+
+use super::shapes::*;
+use super::*;
+
+/// The catalog entry of `work_item_decide`.
+pub fn spec() -> ToolSpec {
+    ToolSpec {
+        id: "work_item_decide",
+        summary: "Accept, request changes, authorize bounded rework, or recover a stopped delegated attempt.",
+        description: "Accept or request changes for the current completed delegated attempt, authorize bounded rework of an accepted task from a failed checkpoint, or recover a stopped or exhausted unaccepted task with a bounded diagnosis and changed condition.",
+        fields: vec![
+            Field::required("workItemId", NONBLANK, "Non-empty id of the delegated work item (trimmed)."),
+            Field::required(
+                "attempt",
+                Node::Integer(Range { min: Some(Limit::Inclusive(1)), max: None }),
+                "Positive integer attempt number the decision targets.",
+            ),
+            Field::required(
+                "decision",
+                Node::Enum(&["accept", "request_changes", "rework", "recover"]),
+                "Controller decision family for this call.",
+            ),
+            Field::optional(
+                "rationale",
+                TEXT,
+                "Bounded rationale (trimmed, at most 2000 characters). Required non-empty for accept/request_changes; optional reason for rework.",
+            ),
+            Field::optional(
+                "evidence",
+                Node::array(REF, Count::AtMost(8)),
+                "Bounded evidence references (at most 8). Required non-empty for accept/request_changes.",
+            ),
+            Field::optional(
+                "concernsDisposition",
+                TEXT,
+                "Bounded disposition of recorded concerns; required by the domain only when the terminal record demands it.",
+            ),
+            Field::optional(
+                "runId",
+                NONBLANK,
+                "Failed-checkpoint run for rework, or authority-owning run for recover.",
+            ),
+            Field::optional("checkpointId", ID, "Failed checkpoint id; required for rework."),
+            Field::optional("diagnosis", TEXT, "Bounded recovery diagnosis; required non-empty for recover."),
+            Field::optional("changedCondition", TEXT, "Bounded changed condition; required non-empty for recover."),
+            Field::optional(
+                "verification",
+                Node::array(REF, Count::AtMost(8)),
+                "Bounded verification references (at most 8); required non-empty for recover.",
+            ),
+            Field::optional(
+                "recoveryId",
+                REF,
+                "Stable recovery identity (trimmed, at most 512 characters); required for recover.",
+            ),
+            Field::optional("userMessageId", NONBLANK, "Optional root-user authorization message id for recover."),
+            Field::optional(
+                "authorityId",
+                ID,
+                "Recorded advance authority funding recover; requires the owning runId.",
+            ),
+        ],
+        matrix: Some(Matrix {
+            selector: "decision",
+            rows: &[
+                MatrixRow { value: "accept", consumes: ACCEPT_OR_REQUEST_CHANGES },
+                MatrixRow { value: "request_changes", consumes: ACCEPT_OR_REQUEST_CHANGES },
+                MatrixRow {
+                    value: "rework",
+                    consumes: &["workItemId", "attempt", "decision", "runId", "checkpointId", "rationale"],
+                },
+                MatrixRow {
+                    value: "recover",
+                    consumes: &[
+                        "workItemId",
+                        "attempt",
+                        "decision",
+                        "recoveryId",
+                        "diagnosis",
+                        "changedCondition",
+                        "verification",
+                        "userMessageId",
+                        "authorityId",
+                        "runId",
+                    ],
+                },
+            ],
+        }),
+        vocabularies: &["decision"],
+        prerequisites: &[
+            "latest completed attempt identity and terminal status",
+            "recorded concerns disposition when the terminal record requires one",
+        ],
+        conditional_requirements: &[
+            "accept/request_changes require balanced rationale and evidence",
+            "rework requires its failed checkpoint binding",
+            "recover requires recoveryId, diagnosis, changedCondition, and verification; runId only accompanies authorityId",
+            "concernsDisposition is conditional on the recorded terminal status, not a caller-supplied status",
+        ],
+        path_kinds: vec![],
+        result_families: &[
+            ("accept-or-request-changes", "decision outcome (accept/request_changes)"),
+            ("rework", "rework authorization outcome"),
+            ("recover", "recovery outcome"),
+            ("failure", "bounded owned failure"),
+        ],
+        representative_failures: &[
+            ("evidence", "missing required evidence names the field"),
+            ("runId", "runId without authorityId is a conflict, not silently dropped"),
+        ],
+    }
+}
+
+/// What `accept` and `request_changes` consume.
+const ACCEPT_OR_REQUEST_CHANGES: &[&str] =
+    &["workItemId", "attempt", "decision", "rationale", "evidence", "concernsDisposition"];

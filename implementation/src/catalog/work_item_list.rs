@@ -1,0 +1,27 @@
+//! The catalog entry of `work_item_list`.
+
+use super::*;
+
+/// The catalog entry of `work_item_list`.
+pub fn spec() -> ToolSpec {
+    ToolSpec {
+        id: "work_item_list",
+        summary: "List current-session work items, native plan runs, and generic executions with contract identity.",
+        description: "List workflow work items for the current session.",
+        fields: vec![Field::optional(
+            "includeClosed",
+            Node::Boolean,
+            "Include closed work items in the listing; defaults to false.",
+        )],
+        matrix: None,
+        vocabularies: &[],
+        prerequisites: &["same-session store hydration from the plugin context"],
+        conditional_requirements: &["includeClosed defaults to false and is optional"],
+        path_kinds: vec![],
+        result_families: &[
+            ("view", "inspection view with loaded contract identity"),
+            ("failure", "bounded owned failure"),
+        ],
+        representative_failures: &[("includeClosed", "a non-boolean value is rejected rather than coerced")],
+    }
+}

@@ -1,0 +1,137 @@
+//! The issue collector: keeps the first eight issues with their rules, and what unions need to know.
+
+use crate::catalog::Tool;
+use crate::issue::{Code, Issue, MAX_ISSUES, MAX_MESSAGE};
+use crate::js_string::JsString;
+use crate::path::Path;
+use crate::rule::{Check, RuleId};
+use crate::text::truncate;
+
+/// An issue with the rule that produced it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Traced {
+    /// The issue.
+    pub issue: Issue,
+    /// Its rule.
+    pub rule: RuleId,
+}
+
+/// Collects issues in order, keeping the first eight.
+#[derive(Debug)]
+pub(crate) struct Collector {
+    tool: Tool,
+    kept: Vec<Traced>,
+    total: usize,
+    decisive: bool,
+}
+
+impl Collector {
+    pub(crate) fn new(tool: Tool) -> Collector {
+        Collector { tool, kept: Vec::new(), total: 0, decisive: false }
+    }
+
+    /// The tool whose rules this collector attributes issues to.
+    pub(crate) fn tool(&self) -> Tool {
+        self.tool
+    }
+
+    /// Whether any issue was produced.
+    pub(crate) fn any(&self) -> bool {
+        self.total > 0
+    }
+
+    /// Whether some issue was not a bound issue (§2.1.10).
+    pub(crate) fn decisive(&self) -> bool {
+        self.decisive
+    }
+
+    /// The issues kept, in order.
+    pub(crate) fn into_traced(self) -> Vec<Traced> {
+        self.kept
+    }
+
+    /// Appends an issue of the structural phase.
+    pub(crate) fn structural(
+        &mut self,
+        check: Check,
+        code: Code,
+        path: &Path<'_>,
+        message: impl FnOnce() -> JsString,
+        expected: Option<&str>,
+    ) {
+        self.count(code);
+        if self.kept.len() < MAX_ISSUES {
+            let rule = RuleId::Structural { tool: self.tool, pattern: path.pattern(), check };
+            self.keep(rule, code, path.render(), message(), expected.map(JsString::from), None);
+        }
+    }
+
+    /// Appends an issue about an unknown member of the object at `object`.
+    pub(crate) fn unknown_key(&mut self, object: &Path<'_>, key: &Path<'_>, message: impl FnOnce() -> JsString) {
+        self.count(Code::UnrecognizedKeys);
+        if self.kept.len() < MAX_ISSUES {
+            let rule = RuleId::Structural { tool: self.tool, pattern: object.pattern(), check: Check::UnknownKey };
+            let expected = Some(JsString::from("a known property of this request object"));
+            self.keep(rule, Code::UnrecognizedKeys, key.render(), message(), expected, None);
+        }
+    }
+
+    /// Appends the issue of an infinite number, the one issue that carries `received`.
+    pub(crate) fn infinite(&mut self, path: &Path<'_>) {
+        self.count(Code::InvalidType);
+        if self.kept.len() < MAX_ISSUES {
+            let rule = RuleId::Structural { tool: self.tool, pattern: path.pattern(), check: Check::Finite };
+            let message = JsString::from("Invalid input: expected number, received number");
+            let expected = Some(JsString::from("number"));
+            self.keep(rule, Code::InvalidType, path.render(), message, expected, Some(JsString::from("Infinity")));
+        }
+    }
+
+    /// Appends an issue of the branch-rule phase.
+    pub(crate) fn branch(
+        &mut self,
+        name: impl Into<String>,
+        code: Code,
+        path: &Path<'_>,
+        message: impl Into<JsString>,
+        expected: impl Into<JsString>,
+    ) {
+        self.count(code);
+        if self.kept.len() < MAX_ISSUES {
+            let rule = RuleId::Branch { tool: self.tool, name: name.into() };
+            self.keep(rule, code, path.render(), message.into(), Some(expected.into()), None);
+        }
+    }
+
+    /// Appends issues another collector kept (a union branch's).
+    pub(crate) fn append(&mut self, other: Collector) {
+        self.total += other.total;
+        self.decisive |= other.decisive;
+        let room = MAX_ISSUES.saturating_sub(self.kept.len());
+        self.kept.extend(other.kept.into_iter().take(room));
+    }
+
+    fn count(&mut self, code: Code) {
+        self.total += 1;
+        self.decisive |= !code.is_bound();
+    }
+
+    fn keep(
+        &mut self,
+        rule: RuleId,
+        code: Code,
+        path: JsString,
+        message: JsString,
+        expected: Option<JsString>,
+        received: Option<JsString>,
+    ) {
+        let issue = Issue {
+            code,
+            path,
+            message: truncate(message.units(), MAX_MESSAGE),
+            expected: expected.map(|e| truncate(e.units(), MAX_MESSAGE)),
+            received,
+        };
+        self.kept.push(Traced { issue, rule });
+    }
+}

@@ -1,0 +1,208 @@
+//! Issues and verdicts: what a validator answers, and the one-line form of a refusal (§1.2–§1.6).
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::js_string::JsString;
+use crate::json::{Json, Object};
+use crate::text::truncate;
+
+/// The most issues a refusal carries.
+pub const MAX_ISSUES: usize = 8;
+/// The longest path, in units.
+pub const MAX_PATH: usize = 120;
+/// The longest message or `expected`, in units.
+pub const MAX_MESSAGE: usize = 200;
+
+/// The closed set of issue codes (§1.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Code {
+    /// A member whose name is not declared.
+    UnrecognizedKeys,
+    /// A value outside an enum or literal, or a branch-rule conflict.
+    InvalidValue,
+    /// A value of the wrong JSON type.
+    InvalidType,
+    /// A URL that cannot be parsed.
+    InvalidFormat,
+    /// A value under its lower bound.
+    TooSmall,
+    /// A value over its upper bound.
+    TooBig,
+    /// A value a branch rule requires.
+    MissingValue,
+    /// Never produced in 1.6.0.
+    InvalidUnion,
+    /// Never produced in 1.6.0.
+    Custom,
+}
+
+impl Code {
+    /// Every code, in the order of §1.3.
+    pub const ALL: [Code; 9] = [
+        Code::UnrecognizedKeys,
+        Code::InvalidValue,
+        Code::InvalidType,
+        Code::InvalidFormat,
+        Code::TooSmall,
+        Code::TooBig,
+        Code::MissingValue,
+        Code::InvalidUnion,
+        Code::Custom,
+    ];
+
+    /// The code as issues write it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Code::UnrecognizedKeys => "unrecognized_keys",
+            Code::InvalidValue => "invalid_value",
+            Code::InvalidType => "invalid_type",
+            Code::InvalidFormat => "invalid_format",
+            Code::TooSmall => "too_small",
+            Code::TooBig => "too_big",
+            Code::MissingValue => "missing_value",
+            Code::InvalidUnion => "invalid_union",
+            Code::Custom => "custom",
+        }
+    }
+
+    /// Whether the code reports a bound (§2.1.10 calls these bound issues).
+    pub const fn is_bound(self) -> bool {
+        match self {
+            Code::TooSmall | Code::TooBig => true,
+            Code::UnrecognizedKeys
+            | Code::InvalidValue
+            | Code::InvalidType
+            | Code::InvalidFormat
+            | Code::MissingValue
+            | Code::InvalidUnion
+            | Code::Custom => false,
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Code {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Code, String> {
+        Code::ALL.into_iter().find(|c| c.as_str() == s).ok_or_else(|| {
+            let known: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+            format!("unknown issue code {s:?}: expected one of {}", known.join(", "))
+        })
+    }
+}
+
+/// One problem of a refused input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Issue {
+    /// What kind of problem.
+    pub code: Code,
+    /// Where (§1.4), at most 120 units.
+    pub path: JsString,
+    /// What is wrong, at most 200 units.
+    pub message: JsString,
+    /// What would have been accepted, at most 200 units.
+    pub expected: Option<JsString>,
+    /// Only `Infinity`, for a number too large for a double.
+    pub received: Option<JsString>,
+}
+
+impl Issue {
+    /// The issue as a JSON object with its members in the order of §1.2.
+    pub fn to_json(&self) -> Json {
+        let mut o = Object::new();
+        o.push("code", Json::str(self.code.as_str()));
+        o.push("path", Json::String(self.path.clone()));
+        o.push("message", Json::String(self.message.clone()));
+        if let Some(expected) = &self.expected {
+            o.push("expected", Json::String(expected.clone()));
+        }
+        if let Some(received) = &self.received {
+            o.push("received", Json::String(received.clone()));
+        }
+        Json::Object(o)
+    }
+
+    /// Reads an issue object, refusing any other member and any missing or mistyped one.
+    pub fn from_json(value: &Json) -> Result<Issue, String> {
+        let object =
+            value.as_object().ok_or_else(|| format!("an issue must be an object, found {}", value.type_name()))?;
+        for (name, _) in object.iter() {
+            if !["code", "path", "message", "expected", "received"].iter().any(|k| name.eq_str(k)) {
+                return Err(format!(
+                    "unknown issue member {name:?}: an issue has only code, path, message, expected and received"
+                ));
+            }
+        }
+        let text = |name: &str| -> Result<Option<JsString>, String> {
+            match object.get(name) {
+                None => Ok(None),
+                Some(Json::String(s)) => Ok(Some(s.clone())),
+                Some(other) => Err(format!("issue member {name:?} must be a string, found {}", other.type_name())),
+            }
+        };
+        let required = |name: &str| text(name)?.ok_or_else(|| format!("issue member {name:?} is missing"));
+        Ok(Issue {
+            code: required("code")?.to_string_lossy().parse()?,
+            path: required("path")?,
+            message: required("message")?,
+            expected: text("expected")?,
+            received: text("received")?,
+        })
+    }
+}
+
+/// What a validator answers for one input.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// The normalized input (§1.7).
+    Accept(Json),
+    /// One to eight issues, in order.
+    Reject(Vec<Issue>),
+}
+
+impl Verdict {
+    /// Whether the input was accepted.
+    pub fn is_accept(&self) -> bool {
+        matches!(self, Verdict::Accept(_))
+    }
+
+    /// The verdict as JSON: `{"accept": output}` or `{"reject": [issue, ...]}`.
+    pub fn to_json(&self) -> Json {
+        let mut o = Object::new();
+        match self {
+            Verdict::Accept(output) => o.push("accept", output.clone()),
+            Verdict::Reject(issues) => o.push("reject", Json::Array(issues.iter().map(Issue::to_json).collect())),
+        }
+        Json::Object(o)
+    }
+}
+
+/// The one-line form of a refusal (§1.6): `INVALID_INPUT: <path>: <message>; expected <e> | ...`.
+pub fn one_line(issues: &[Issue]) -> JsString {
+    let mut line = JsString::from("INVALID_INPUT: ");
+    for (i, issue) in issues.iter().enumerate() {
+        if i > 0 {
+            line.push_str(" | ");
+        }
+        let mut part = issue.path.clone();
+        part.push_str(": ");
+        part.push_units(issue.message.units());
+        if let Some(expected) = issue.expected.as_ref().filter(|e| !e.is_empty()) {
+            part.push_str("; expected ");
+            part.push_units(expected.units());
+        }
+        if let Some(received) = &issue.received {
+            part.push_str("; received ");
+            part.push_units(received.units());
+        }
+        line.push_units(truncate(part.units(), MAX_MESSAGE).units());
+    }
+    truncate(line.units(), 1800)
+}

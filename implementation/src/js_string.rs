@@ -1,0 +1,137 @@
+//! `JsString`: text as a sequence of UTF-16 code units, the unit in which the contract measures and cuts.
+
+use std::fmt;
+
+/// A string of UTF-16 code units.
+///
+/// The contract counts lengths, bounds and cuts in UTF-16 units, accepts lone surrogates in its
+/// inputs and can produce them in issue paths (a cut inside a surrogate pair), so neither `String`
+/// nor `serde_json` strings can carry its text faithfully.
+#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct JsString(Vec<u16>);
+
+impl JsString {
+    /// The empty string.
+    pub const fn new() -> Self {
+        JsString(Vec::new())
+    }
+
+    /// A string made of the given units.
+    pub fn from_units(units: impl Into<Vec<u16>>) -> Self {
+        JsString(units.into())
+    }
+
+    /// The UTF-16 code units.
+    pub fn units(&self) -> &[u16] {
+        &self.0
+    }
+
+    /// The length in UTF-16 code units.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether the string has no units.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Appends the UTF-16 encoding of `s`.
+    pub fn push_str(&mut self, s: &str) {
+        self.0.extend(s.encode_utf16());
+    }
+
+    /// Appends raw units.
+    pub fn push_units(&mut self, units: &[u16]) {
+        self.0.extend_from_slice(units);
+    }
+
+    /// Appends one character.
+    pub fn push(&mut self, c: char) {
+        let mut buf = [0u16; 2];
+        self.0.extend_from_slice(c.encode_utf16(&mut buf));
+    }
+
+    /// Whether the string equals `s`, unit for unit.
+    pub fn eq_str(&self, s: &str) -> bool {
+        units_eq_str(&self.0, s)
+    }
+
+    /// The text as a Rust string, when it holds no lone surrogate.
+    pub fn to_str(&self) -> Option<String> {
+        String::from_utf16(&self.0).ok()
+    }
+
+    /// The text as a Rust string, each lone surrogate replaced by U+FFFD.
+    pub fn to_string_lossy(&self) -> String {
+        String::from_utf16_lossy(&self.0)
+    }
+
+    /// The characters, each lone surrogate given as `Err(unit)`.
+    pub fn chars(&self) -> impl Iterator<Item = Result<char, u16>> + '_ {
+        decode(&self.0)
+    }
+}
+
+/// Whether `units` equal the UTF-16 encoding of `s`.
+pub fn units_eq_str(units: &[u16], s: &str) -> bool {
+    let mut it = units.iter().copied();
+    for u in s.encode_utf16() {
+        if it.next() != Some(u) {
+            return false;
+        }
+    }
+    it.next().is_none()
+}
+
+/// The characters of `units`, each lone surrogate given as `Err(unit)`.
+pub fn decode(units: &[u16]) -> impl Iterator<Item = Result<char, u16>> + '_ {
+    char::decode_utf16(units.iter().copied()).map(|r| r.map_err(|e| e.unpaired_surrogate()))
+}
+
+impl From<&str> for JsString {
+    fn from(s: &str) -> Self {
+        JsString(s.encode_utf16().collect())
+    }
+}
+
+impl From<String> for JsString {
+    fn from(s: String) -> Self {
+        JsString::from(s.as_str())
+    }
+}
+
+impl From<&String> for JsString {
+    fn from(s: &String) -> Self {
+        JsString::from(s.as_str())
+    }
+}
+
+impl PartialEq<str> for JsString {
+    fn eq(&self, other: &str) -> bool {
+        self.eq_str(other)
+    }
+}
+
+impl PartialEq<&str> for JsString {
+    fn eq(&self, other: &&str) -> bool {
+        self.eq_str(other)
+    }
+}
+
+/// Shows the text, each lone surrogate as U+FFFD.
+impl fmt::Display for JsString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for c in self.chars() {
+            fmt::Write::write_char(f, c.unwrap_or(char::REPLACEMENT_CHARACTER))?;
+        }
+        Ok(())
+    }
+}
+
+/// Shows the text JSON-quoted, so lone surrogates and controls stay visible.
+impl fmt::Debug for JsString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&crate::text::json_quote(&self.0).to_string_lossy())
+    }
+}

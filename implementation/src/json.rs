@@ -1,0 +1,652 @@
+//! `Json`: the JSON value model of the contract, with its parser and writers.
+//!
+//! Inputs are read the way the contract's JavaScript host reads them (§2.1.3, §6.5): numbers are
+//! doubles (`1e400` is infinite, `1.0` is the integer 1), strings are UTF-16 and may hold lone
+//! surrogates, a repeated member name keeps its first position and its last value, and members
+//! whose name is an array index come first in ascending order. `serde_json` refuses infinite
+//! numbers and lone surrogates, so the parser is written here.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::js_string::JsString;
+use crate::text::push_json_escaped;
+
+/// A JSON value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Json {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A number, as an IEEE-754 double (possibly infinite when the text overflowed).
+    Number(f64),
+    /// A string of UTF-16 units.
+    String(JsString),
+    /// An array.
+    Array(Vec<Json>),
+    /// An object.
+    Object(Object),
+}
+
+/// A JSON object: members in the host's order, each name once.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Object {
+    members: Vec<(JsString, Json)>,
+}
+
+/// Why a JSON text could not be read, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// 1-based line of the offending character.
+    pub line: usize,
+    /// 1-based column (in characters) of the offending character.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// How deeply arrays and objects may nest in a parsed text; deeper texts are refused, not overflowed.
+pub const MAX_DEPTH: usize = 512;
+
+impl Json {
+    /// Parses one JSON text (surrounding whitespace allowed, nothing else).
+    pub fn parse(text: &str) -> Result<Json, ParseError> {
+        let mut p = Parser { text, pos: 0, depth: 0 };
+        p.skip_ws();
+        let value = p.value()?;
+        p.skip_ws();
+        if p.pos < text.len() {
+            return Err(p.error("unexpected text after the JSON value"));
+        }
+        Ok(value)
+    }
+
+    /// A string value.
+    pub fn str(s: &str) -> Json {
+        Json::String(JsString::from(s))
+    }
+
+    /// The name of the value's JSON type as the contract's messages write it (§3.1).
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Json::Null => "null",
+            Json::Bool(_) => "boolean",
+            Json::Number(_) => "number",
+            Json::String(_) => "string",
+            Json::Array(_) => "array",
+            Json::Object(_) => "object",
+        }
+    }
+
+    /// The object, when the value is one.
+    pub fn as_object(&self) -> Option<&Object> {
+        match self {
+            Json::Object(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    /// The array, when the value is one.
+    pub fn as_array(&self) -> Option<&[Json]> {
+        match self {
+            Json::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The string, when the value is one.
+    pub fn as_string(&self) -> Option<&JsString> {
+        match self {
+            Json::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The number, when the value is one.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Json::Number(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// The compact JSON text (no whitespace; strings quoted as in §6.4; numbers as in §1.7).
+    pub fn to_compact(&self) -> String {
+        let mut out = JsString::new();
+        write_value(&mut out, self, None, 0);
+        out.to_string_lossy()
+    }
+
+    /// The pretty JSON text of §8.5: two-space indentation, members in the value's own order.
+    pub fn to_pretty(&self) -> String {
+        let mut out = JsString::new();
+        write_value(&mut out, self, Some("  "), 0);
+        out.to_string_lossy()
+    }
+
+    /// Equality with numbers compared by value (`1` equals `1.0`), as vectors compare outputs.
+    pub fn same_as(&self, other: &Json) -> bool {
+        match (self, other) {
+            (Json::Number(a), Json::Number(b)) => a == b || (a.is_nan() && b.is_nan()),
+            (Json::Array(a), Json::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_as(y)),
+            (Json::Object(a), Json::Object(b)) => {
+                a.len() == b.len() && a.iter().zip(b.iter()).all(|((ka, va), (kb, vb))| ka == kb && va.same_as(vb))
+            }
+            _ => self == other,
+        }
+    }
+}
+
+impl Object {
+    /// An object of the given members, read as the host reads them: a repeated name keeps its
+    /// first position and its last value, and array-index names move first in ascending order.
+    pub fn from_members(members: impl IntoIterator<Item = (JsString, Json)>) -> Object {
+        let mut out: Vec<(JsString, Json)> = Vec::new();
+        let mut index: HashMap<JsString, usize> = HashMap::new();
+        for (name, value) in members {
+            match index.get(&name) {
+                Some(&i) => out[i].1 = value,
+                None => {
+                    index.insert(name.clone(), out.len());
+                    out.push((name, value));
+                }
+            }
+        }
+        // A stable sort keeps the text order among the other names.
+        out.sort_by_key(|(name, _)| array_index(name.units()).map_or((1, 0), |i| (0, i)));
+        Object { members: out }
+    }
+
+    /// An empty object.
+    pub fn new() -> Object {
+        Object::default()
+    }
+
+    /// Appends a member whose name is neither present nor an array index (used for outputs).
+    pub(crate) fn push(&mut self, name: &str, value: Json) {
+        debug_assert!(self.get(name).is_none());
+        self.members.push((JsString::from(name), value));
+    }
+
+    /// The value of the member `name`.
+    pub fn get(&self, name: &str) -> Option<&Json> {
+        self.members.iter().find(|(k, _)| k.eq_str(name)).map(|(_, v)| v)
+    }
+
+    /// Whether a member `name` is present (whatever its value, `null` included).
+    pub fn contains(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// The members in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&JsString, &Json)> {
+        self.members.iter().map(|(k, v)| (k, v))
+    }
+
+    /// The number of members.
+    pub fn len(&self) -> usize {
+        self.members.len()
+    }
+
+    /// Whether the object has no members.
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+}
+
+/// The index an array-index name stands for: the canonical decimal form of 0 to 4294967294.
+fn array_index(name: &[u16]) -> Option<u32> {
+    if name.is_empty() || name.len() > 10 || (name.len() > 1 && name[0] == u16::from(b'0')) {
+        return None;
+    }
+    let mut value: u64 = 0;
+    for &u in name {
+        let digit = u.checked_sub(u16::from(b'0')).filter(|d| *d <= 9)?;
+        value = value * 10 + u64::from(digit);
+    }
+    u32::try_from(value).ok().filter(|v| *v <= 4_294_967_294)
+}
+
+/// Writes a number the way the host prints it (`1.0` → `1`, `-0` → `0`, `1e-9`, `1e+21`).
+///
+/// An infinite value (only ever an input) is written `1e400`, a text that reads back as infinite.
+pub fn format_number(n: f64) -> String {
+    if n.is_nan() {
+        return "NaN".to_owned();
+    }
+    if n.is_infinite() {
+        return if n > 0.0 { "1e400".to_owned() } else { "-1e400".to_owned() };
+    }
+    if n == 0.0 {
+        return "0".to_owned();
+    }
+    // `{:e}` gives the shortest digits that read back to the same double.
+    let sci = format!("{:e}", n.abs());
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let k = digits.len() as i32;
+    let n_pos = exp + 1;
+    let mut out = String::new();
+    if n < 0.0 {
+        out.push('-');
+    }
+    if k <= n_pos && n_pos <= 21 {
+        out.push_str(&digits);
+        out.extend(std::iter::repeat_n('0', (n_pos - k) as usize));
+    } else if 0 < n_pos && n_pos <= 21 {
+        out.push_str(&digits[..n_pos as usize]);
+        out.push('.');
+        out.push_str(&digits[n_pos as usize..]);
+    } else if -6 < n_pos && n_pos <= 0 {
+        out.push_str("0.");
+        out.extend(std::iter::repeat_n('0', (-n_pos) as usize));
+        out.push_str(&digits);
+    } else {
+        out.push_str(&digits[..1]);
+        if k > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        out.push('e');
+        out.push(if n_pos - 1 < 0 { '-' } else { '+' });
+        out.push_str(&(n_pos - 1).abs().to_string());
+    }
+    out
+}
+
+fn write_value(out: &mut JsString, value: &Json, indent: Option<&str>, level: usize) {
+    match value {
+        Json::Null => out.push_str("null"),
+        Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Json::Number(n) => out.push_str(&format_number(*n)),
+        Json::String(s) => {
+            out.push('"');
+            push_json_escaped(out, s.units());
+            out.push('"');
+        }
+        Json::Array(items) if items.is_empty() => out.push_str("[]"),
+        Json::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(out, indent, level + 1);
+                write_value(out, item, indent, level + 1);
+            }
+            newline(out, indent, level);
+            out.push(']');
+        }
+        Json::Object(o) if o.is_empty() => out.push_str("{}"),
+        Json::Object(o) => {
+            out.push('{');
+            for (i, (name, item)) in o.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(out, indent, level + 1);
+                out.push('"');
+                push_json_escaped(out, name.units());
+                out.push_str(if indent.is_some() { "\": " } else { "\":" });
+                write_value(out, item, indent, level + 1);
+            }
+            newline(out, indent, level);
+            out.push('}');
+        }
+    }
+}
+
+fn newline(out: &mut JsString, indent: Option<&str>, level: usize) {
+    if let Some(indent) = indent {
+        out.push('\n');
+        for _ in 0..level {
+            out.push_str(indent);
+        }
+    }
+}
+
+/// Shows the compact JSON text.
+impl fmt::Display for Json {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_compact())
+    }
+}
+
+impl From<&serde_json::Value> for Json {
+    fn from(value: &serde_json::Value) -> Json {
+        match value {
+            serde_json::Value::Null => Json::Null,
+            serde_json::Value::Bool(b) => Json::Bool(*b),
+            serde_json::Value::Number(n) => Json::Number(n.as_f64().unwrap_or(f64::NAN)),
+            serde_json::Value::String(s) => Json::str(s),
+            serde_json::Value::Array(items) => Json::Array(items.iter().map(Json::from).collect()),
+            serde_json::Value::Object(map) => {
+                Json::Object(Object::from_members(map.iter().map(|(k, v)| (JsString::from(k), Json::from(v)))))
+            }
+        }
+    }
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    pos: usize,
+    depth: usize,
+}
+
+impl Parser<'_> {
+    fn error(&self, message: &str) -> ParseError {
+        let before = &self.text[..self.pos];
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        ParseError { line, column, message: message.to_owned() }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.pos).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.pos += 1;
+        }
+    }
+
+    fn expect(&mut self, byte: u8, what: &str) -> Result<(), ParseError> {
+        if self.peek() == Some(byte) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.error(&format!("expected {what}")))
+        }
+    }
+
+    fn value(&mut self) -> Result<Json, ParseError> {
+        match self.peek() {
+            None => Err(self.error("unexpected end of text, expected a JSON value")),
+            Some(b'{') => self.nested(Parser::object),
+            Some(b'[') => self.nested(Parser::array),
+            Some(b'"') => Ok(Json::String(self.string()?)),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(b't') => self.literal("true", Json::Bool(true)),
+            Some(b'f') => self.literal("false", Json::Bool(false)),
+            Some(b'n') => self.literal("null", Json::Null),
+            Some(_) => Err(self.error("expected a JSON value")),
+        }
+    }
+
+    fn nested(&mut self, f: fn(&mut Self) -> Result<Json, ParseError>) -> Result<Json, ParseError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.error(&format!("arrays and objects nest deeper than {MAX_DEPTH} levels")));
+        }
+        self.depth += 1;
+        let value = f(self);
+        self.depth -= 1;
+        value
+    }
+
+    fn literal(&mut self, word: &str, value: Json) -> Result<Json, ParseError> {
+        if self.text[self.pos..].starts_with(word) {
+            self.pos += word.len();
+            Ok(value)
+        } else {
+            Err(self.error("expected a JSON value"))
+        }
+    }
+
+    fn object(&mut self) -> Result<Json, ParseError> {
+        self.pos += 1;
+        let mut members = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(Json::Object(Object::default()));
+        }
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return Err(self.error("expected a member name in double quotes"));
+            }
+            let name = self.string()?;
+            self.skip_ws();
+            self.expect(b':', "':' after the member name")?;
+            self.skip_ws();
+            let value = self.value()?;
+            members.push((name, value));
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(Json::Object(Object::from_members(members)));
+                }
+                _ => return Err(self.error("expected ',' or '}' in the object")),
+            }
+        }
+    }
+
+    fn array(&mut self) -> Result<Json, ParseError> {
+        self.pos += 1;
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(Json::Array(items));
+        }
+        loop {
+            self.skip_ws();
+            items.push(self.value()?);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(Json::Array(items));
+                }
+                _ => return Err(self.error("expected ',' or ']' in the array")),
+            }
+        }
+    }
+
+    fn number(&mut self) -> Result<Json, ParseError> {
+        let start = self.pos;
+        let bytes = self.text.as_bytes();
+        let digits = |p: &mut Self| {
+            let from = p.pos;
+            while bytes.get(p.pos).is_some_and(u8::is_ascii_digit) {
+                p.pos += 1;
+            }
+            p.pos - from
+        };
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => {
+                digits(self);
+            }
+            _ => return Err(self.error("expected a digit in the number")),
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            if digits(self) == 0 {
+                return Err(self.error("expected a digit after the decimal point"));
+            }
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            self.pos += 1;
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.pos += 1;
+            }
+            if digits(self) == 0 {
+                return Err(self.error("expected a digit in the exponent"));
+            }
+        }
+        // Rust's parser rounds to nearest and gives an infinity on overflow, as the host does.
+        let value: f64 = self.text[start..self.pos].parse().map_err(|_| self.error("invalid number"))?;
+        Ok(Json::Number(value))
+    }
+
+    fn string(&mut self) -> Result<JsString, ParseError> {
+        self.pos += 1;
+        let mut out: Vec<u16> = Vec::new();
+        loop {
+            let rest = &self.text[self.pos..];
+            let Some(c) = rest.chars().next() else {
+                return Err(self.error("unterminated string"));
+            };
+            match c {
+                '"' => {
+                    self.pos += 1;
+                    return Ok(JsString::from_units(out));
+                }
+                '\\' => {
+                    self.pos += 1;
+                    let Some(e) = self.peek() else {
+                        return Err(self.error("unterminated string"));
+                    };
+                    self.pos += 1;
+                    match e {
+                        b'"' => out.push(0x22),
+                        b'\\' => out.push(0x5C),
+                        b'/' => out.push(0x2F),
+                        b'b' => out.push(0x08),
+                        b'f' => out.push(0x0C),
+                        b'n' => out.push(0x0A),
+                        b'r' => out.push(0x0D),
+                        b't' => out.push(0x09),
+                        b'u' => {
+                            let hex = self.text.get(self.pos..self.pos + 4).unwrap_or("");
+                            let unit = u16::from_str_radix(hex, 16)
+                                .ok()
+                                .filter(|_| hex.len() == 4 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+                                .ok_or_else(|| self.error("expected four hex digits after \\u"))?;
+                            self.pos += 4;
+                            out.push(unit);
+                        }
+                        _ => {
+                            self.pos -= 1;
+                            return Err(self.error("invalid escape in string"));
+                        }
+                    }
+                }
+                '\u{0}'..='\u{1f}' => return Err(self.error("unescaped control character in string")),
+                _ => {
+                    let mut buf = [0u16; 2];
+                    out.extend_from_slice(c.encode_utf16(&mut buf));
+                    self.pos += c.len_utf8();
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> Json {
+        Json::parse(s).expect("valid JSON")
+    }
+
+    #[test]
+    fn repeated_names_keep_the_first_position_and_the_last_value() {
+        let v = parse(r#"{"x":1,"query":"a","x":2,"y":3}"#);
+        assert_eq!(v.to_compact(), r#"{"x":2,"query":"a","y":3}"#);
+    }
+
+    #[test]
+    fn array_index_names_come_first_in_numeric_order() {
+        let v = parse(r#"{"zzz":1,"query":5,"10":2,"2":3,"aaa":4,"01":5,"4294967295":6,"4294967294":7}"#);
+        assert_eq!(v.to_compact(), r#"{"2":3,"10":2,"4294967294":7,"zzz":1,"query":5,"aaa":4,"01":5,"4294967295":6}"#);
+    }
+
+    #[test]
+    fn numbers_read_as_doubles_and_overflow_to_infinity() {
+        assert_eq!(parse("1e400"), Json::Number(f64::INFINITY));
+        assert_eq!(parse("-1e400"), Json::Number(f64::NEG_INFINITY));
+        assert_eq!(parse("1.0000000000000001"), Json::Number(1.0));
+        assert_eq!(parse("9007199254740993"), Json::Number(9007199254740992.0));
+        assert_eq!(parse("1e-400"), Json::Number(0.0));
+    }
+
+    #[test]
+    fn numbers_are_written_like_the_host_writes_them() {
+        for (n, s) in [
+            (1.0, "1"),
+            (-0.0, "0"),
+            (0.5, "0.5"),
+            (1e-9, "1e-9"),
+            (120.0, "120"),
+            (-1.0, "-1"),
+            (9007199254740991.0, "9007199254740991"),
+            (1e21, "1e+21"),
+            (1e20, "100000000000000000000"),
+            (1.5e-7, "1.5e-7"),
+            (0.000001, "0.000001"),
+            (123.456, "123.456"),
+        ] {
+            assert_eq!(format_number(n), s, "{n}");
+        }
+    }
+
+    #[test]
+    fn lone_surrogates_are_kept_and_written_back_escaped() {
+        let v = parse(r#""a\ud800b\udc00""#);
+        assert_eq!(v.as_string().map(|s| s.units().to_vec()), Some(vec![0x61, 0xD800, 0x62, 0xDC00]));
+        assert_eq!(v.to_compact(), r#""a\ud800b\udc00""#);
+        assert_eq!(parse(r#""\ud83d\ude00""#), Json::str("😀"));
+    }
+
+    #[test]
+    fn malformed_texts_are_refused_with_their_position() {
+        for (text, line, column) in [
+            ("{\"a\":}", 1, 6),
+            ("[1,]", 1, 4),
+            ("{\n  \"a\" 1}", 2, 7),
+            ("\"abc", 1, 5),
+            ("01", 1, 2),
+            ("1.", 1, 3),
+            ("tru", 1, 1),
+            ("{} x", 1, 4),
+            ("\"\\x\"", 1, 3),
+            ("", 1, 1),
+        ] {
+            let e = Json::parse(text).expect_err(text);
+            assert_eq!((e.line, e.column), (line, column), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn nesting_beyond_the_limit_is_refused_not_overflowed() {
+        let deep = "[".repeat(MAX_DEPTH + 1) + &"]".repeat(MAX_DEPTH + 1);
+        assert!(Json::parse(&deep).is_err());
+        let ok = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
+        assert!(Json::parse(&ok).is_ok());
+    }
+
+    #[test]
+    fn pretty_printing_follows_the_reference_document() {
+        let v = parse(r#"{"a":[],"b":{},"c":[1,{"d":"x"}],"e":0.5}"#);
+        assert_eq!(
+            v.to_pretty(),
+            "{\n  \"a\": [],\n  \"b\": {},\n  \"c\": [\n    1,\n    {\n      \"d\": \"x\"\n    }\n  ],\n  \"e\": 0.5\n}"
+        );
+    }
+
+    #[test]
+    fn outputs_compare_numbers_by_value() {
+        assert!(parse(r#"{"a":[1.0]}"#).same_as(&parse(r#"{"a":[1]}"#)));
+        assert!(!parse(r#"{"a":1,"b":2}"#).same_as(&parse(r#"{"b":2,"a":1}"#)));
+    }
+}

@@ -1,0 +1,59 @@
+//! The reference implementation of the vvoc agent tool input contracts, version 1.6.0.
+//!
+//! [`catalog`] holds every fact of the contract; [`validate`] answers each (tool, input) with the
+//! exact [`Verdict`] that `behaviour.md` specifies: the structural phase driven by the catalog,
+//! then the tool's branch rules.
+
+pub mod catalog;
+mod collector;
+pub mod issue;
+pub mod js_string;
+pub mod json;
+mod path;
+pub mod path_kind;
+pub mod rule;
+mod rules;
+mod structural;
+pub mod text;
+mod to_number;
+
+pub use catalog::{Tool, UnknownTool};
+pub use collector::Traced;
+pub use issue::{Code, Issue, Verdict, one_line};
+pub use js_string::JsString;
+pub use json::{Json, Object};
+pub use rule::{Check, RuleId};
+
+use collector::Collector;
+use path::Path;
+
+/// Validates one input of `tool`, given as a `serde_json` value.
+///
+/// `serde_json` cannot hold every JSON input (lone surrogates, numbers beyond a double); use
+/// [`validate_json`] with a [`Json`] parsed by [`Json::parse`] for those.
+pub fn validate(tool: Tool, input: &serde_json::Value) -> Verdict {
+    validate_json(tool, &Json::from(input))
+}
+
+/// Validates one input of `tool`.
+pub fn validate_json(tool: Tool, input: &Json) -> Verdict {
+    let (verdict, _) = validate_traced(tool, input);
+    verdict
+}
+
+/// Validates one input of `tool`, and names the rule behind each issue of a refusal.
+pub fn validate_traced(tool: Tool, input: &Json) -> (Verdict, Vec<Traced>) {
+    let mut out = Collector::new(tool);
+    let output = structural::check_object(&tool.spec().fields, Some(input), &Path::ROOT, &mut out);
+    if !out.any()
+        && let Some(Json::Object(object)) = &output
+    {
+        rules::run(tool, object, &mut out);
+    }
+    if out.any() {
+        let traced = out.into_traced();
+        let issues = traced.iter().map(|t| t.issue.clone()).collect();
+        return (Verdict::Reject(issues), traced);
+    }
+    (Verdict::Accept(output.unwrap_or(Json::Null)), Vec::new())
+}

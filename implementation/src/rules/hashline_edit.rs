@@ -1,0 +1,150 @@
+//! The branch rules of `hashline_edit` (§4.6).
+
+use super::Input;
+use crate::collector::Collector;
+use crate::issue::Code;
+use crate::js_string::JsString;
+use crate::path::Path;
+use crate::text::{is_blank, trim};
+
+/// The edit operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Op {
+    Replace,
+    ReplaceRange,
+    Append,
+    Prepend,
+}
+
+impl Op {
+    pub(crate) const ALL: [Op; 4] = [Op::Replace, Op::ReplaceRange, Op::Append, Op::Prepend];
+
+    pub(crate) const fn as_str(self) -> &'static str {
+        match self {
+            Op::Replace => "replace",
+            Op::ReplaceRange => "replace_range",
+            Op::Append => "append",
+            Op::Prepend => "prepend",
+        }
+    }
+
+    fn parse(value: &JsString) -> Option<Op> {
+        Op::ALL.into_iter().find(|o| value.eq_str(o.as_str()))
+    }
+}
+
+pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
+    let input = *input;
+    let blank = |field: &str| input.string(field).is_some_and(|s| is_blank(s.units()));
+    if blank("filePath") {
+        out.branch(
+            "file-path-not-blank",
+            Code::MissingValue,
+            &Path::ROOT.field("filePath"),
+            "filePath must be a non-empty path",
+            "a non-empty file path (spaces inside the name are preserved)",
+        );
+    }
+    if blank("rename") {
+        out.branch(
+            "rename-not-blank",
+            Code::MissingValue,
+            &Path::ROOT.field("rename"),
+            "rename must be a non-empty path when provided",
+            "a non-empty destination path, or omit rename",
+        );
+    }
+    let delete = input.is_true("delete");
+    if delete && input.has("rename") {
+        out.branch(
+            "delete-forbids-rename",
+            Code::InvalidValue,
+            &Path::ROOT.field("rename"),
+            "delete and rename cannot be used together",
+            "either delete:true or rename, not both",
+        );
+    }
+    let no_edits = input.absent_or_empty("edits");
+    if delete && !no_edits {
+        out.branch(
+            "delete-requires-no-edits",
+            Code::InvalidValue,
+            &Path::ROOT.field("edits"),
+            "delete mode requires edits to be an empty array",
+            "[]",
+        );
+    }
+    if !delete && no_edits {
+        out.branch(
+            "edits-not-empty",
+            Code::MissingValue,
+            &Path::ROOT.field("edits"),
+            "edits parameter must be a non-empty array",
+            "at least one edit operation",
+        );
+    }
+    let edits = Path::ROOT.field("edits");
+    for (i, edit) in input.objects("edits") {
+        check_edit(edit, &edits.index(i), out);
+    }
+}
+
+fn check_edit(edit: Input<'_>, base: &Path<'_>, out: &mut Collector) {
+    // An anchor that is present but blank is reported, then counts as absent.
+    let mut anchor = |field: &'static str, rule: &'static str| -> Option<&[u16]> {
+        let value = edit.string(field)?;
+        if is_blank(value.units()) {
+            out.branch(
+                rule,
+                Code::InvalidValue,
+                &base.field(field),
+                format!("{field} was provided but is blank"),
+                format!("a full three-part anchor, or omit {field}"),
+            );
+            return None;
+        }
+        Some(trim(value.units()))
+    };
+    let pos = anchor("pos", "pos-not-blank");
+    let end = anchor("end", "end-not-blank");
+    let Some(op) = edit.string("op").and_then(Op::parse) else { return };
+    match op {
+        Op::Replace => {
+            if pos.is_none() {
+                out.branch(
+                    "replace-requires-pos",
+                    Code::MissingValue,
+                    &base.field("pos"),
+                    "replace requires a pos anchor",
+                    "a three-part LINE#HASH#ANCHOR reference",
+                );
+            }
+        }
+        Op::ReplaceRange => {
+            for (field, anchor) in [("pos", pos), ("end", end)] {
+                if anchor.is_none() {
+                    out.branch(
+                        format!("replace-range-requires-{field}"),
+                        Code::MissingValue,
+                        &base.field(field),
+                        "replace_range requires both pos and end anchors",
+                        format!("a three-part {field} anchor"),
+                    );
+                }
+            }
+        }
+        Op::Append | Op::Prepend => {
+            if let (Some(pos), Some(end)) = (pos, end)
+                && pos != end
+            {
+                out.branch(
+                    "insert-anchors-agree",
+                    Code::InvalidValue,
+                    &base.field("end"),
+                    "pos and end anchors reference different lines for an insert operation",
+                    "one anchor, or identical pos and end",
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,226 @@
+//! The item rules (§4.1.1), shared by `work_item_open` items and `work_checkpoint` tasks, and the
+//! `writeScope` list rules (§5.3).
+
+use super::Input;
+use crate::collector::Collector;
+use crate::issue::Code;
+use crate::js_string::JsString;
+use crate::json::Json;
+use crate::path::Path;
+use crate::path_kind::exact_file;
+use crate::text::{json_quote, truncate};
+
+/// How an item is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ItemMode {
+    /// An execution registration, a `runId` append, or a `work_checkpoint` task.
+    Generic,
+    /// A `work_item_open` item without `execution` and without `runId`.
+    Standalone,
+}
+
+/// The item workflow modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Implementation,
+    ReviewOnly,
+    Delegated,
+}
+
+impl Mode {
+    fn parse(value: &JsString) -> Option<Mode> {
+        [Mode::Implementation, Mode::ReviewOnly, Mode::Delegated].into_iter().find(|m| value.eq_str(m.as_str()))
+    }
+
+    const fn as_str(self) -> &'static str {
+        match self {
+            Mode::Implementation => "implementation",
+            Mode::ReviewOnly => "review_only",
+            Mode::Delegated => "delegated",
+        }
+    }
+}
+
+/// The fields a standalone item may not carry, in the order they are reported.
+const GENERIC_TASK_FIELDS: [&str; 6] =
+    ["taskId", "goal", "acceptanceCriteria", "verification", "dependsOn", "blockedBy"];
+
+/// Runs the item rules on one item at `base` (`items[i]` or `tasks[i]`).
+pub(crate) fn check_item(item: Input<'_>, base: &Path<'_>, mode: ItemMode, out: &mut Collector) {
+    let Some(item_mode) = item.string("mode").and_then(Mode::parse) else { return };
+    match mode {
+        ItemMode::Generic => generic(item, item_mode, base, out),
+        ItemMode::Standalone => standalone(item, item_mode, base, out),
+    }
+}
+
+fn generic(item: Input<'_>, mode: Mode, base: &Path<'_>, out: &mut Collector) {
+    if mode != Mode::Delegated {
+        out.branch(
+            "generic-item-requires-delegated",
+            Code::InvalidValue,
+            &base.field("mode"),
+            "generic open/append items require mode delegated",
+            "\"delegated\"",
+        );
+    }
+    if item.has("planRunId") || item.has("planTaskId") {
+        out.branch(
+            "generic-item-forbids-plan-bindings",
+            Code::InvalidValue,
+            &base.field("planRunId"),
+            "native plan bindings conflict with generic open/append items",
+            "no planRunId/planTaskId on generic tasks",
+        );
+    }
+    if item.absent_or_empty("writeScope") {
+        out.branch(
+            "generic-item-requires-write-scope",
+            Code::MissingValue,
+            &base.field("writeScope"),
+            "generic tasks require a non-empty writeScope of workspace-relative files",
+            "at least one workspace-relative file path",
+        );
+    } else {
+        write_scope(item, base, out);
+    }
+    if has_duplicate_reviewer(item) {
+        unique_reviewers(base, out);
+    }
+}
+
+fn standalone(item: Input<'_>, mode: Mode, base: &Path<'_>, out: &mut Collector) {
+    for field in GENERIC_TASK_FIELDS {
+        if item.has(field) {
+            out.branch(
+                "standalone-item-forbids-generic-fields",
+                Code::InvalidValue,
+                &base.field(field),
+                format!("{field} is a generic task field and conflicts with standalone work_item_open items"),
+                "generic task fields only on execution/runId open or work_checkpoint amendments",
+            );
+        }
+    }
+    let reviewers = item.list("requiredReviewers").unwrap_or_default();
+    match mode {
+        Mode::Delegated => {
+            if !reviewers.is_empty() {
+                out.branch(
+                    "delegated-item-requires-no-reviewers",
+                    Code::InvalidValue,
+                    &base.field("requiredReviewers"),
+                    "delegated mode requires an explicitly empty requiredReviewers array",
+                    "[]",
+                );
+            }
+            if item.absent_or_empty("writeScope") {
+                out.branch(
+                    "delegated-item-requires-write-scope",
+                    Code::MissingValue,
+                    &base.field("writeScope"),
+                    "delegated mode requires a non-empty writeScope of workspace-relative files",
+                    "at least one workspace-relative file path",
+                );
+            } else {
+                write_scope(item, base, out);
+            }
+            let absent = match (item.has("planRunId"), item.has("planTaskId")) {
+                (true, false) => Some("planTaskId"),
+                (false, true) => Some("planRunId"),
+                (true, true) | (false, false) => None,
+            };
+            if let Some(absent) = absent {
+                out.branch(
+                    "delegated-item-pairs-plan-bindings",
+                    Code::InvalidValue,
+                    &base.field(absent),
+                    "planRunId and planTaskId must be provided together",
+                    "both native plan bindings or neither",
+                );
+            }
+        }
+        Mode::Implementation | Mode::ReviewOnly => {
+            let m = mode.as_str();
+            if reviewers.is_empty() {
+                out.branch(
+                    "standalone-item-requires-reviewers",
+                    Code::MissingValue,
+                    &base.field("requiredReviewers"),
+                    "standalone implementation/review_only require a non-empty unique reviewer set",
+                    "at least one canonical spec/code reviewer",
+                );
+            } else if has_duplicate_reviewer(item) {
+                unique_reviewers(base, out);
+            }
+            if item.has("writeScope") {
+                out.branch(
+                    "standalone-item-forbids-write-scope",
+                    Code::InvalidValue,
+                    &base.field("writeScope"),
+                    format!("writeScope is only valid for delegated mode, not {m}"),
+                    "no writeScope on standalone implementation/review_only items",
+                );
+            }
+            let binding = ["planRunId", "planTaskId"].into_iter().find(|f| item.has(f));
+            if let Some(binding) = binding {
+                out.branch(
+                    "standalone-item-forbids-plan-bindings",
+                    Code::InvalidValue,
+                    &base.field(binding),
+                    format!("plan bindings are only valid for delegated mode, not {m}"),
+                    "no plan bindings on standalone implementation/review_only items",
+                );
+            }
+        }
+    }
+}
+
+fn has_duplicate_reviewer(item: Input<'_>) -> bool {
+    let reviewers = item.list("requiredReviewers").unwrap_or_default();
+    reviewers.iter().enumerate().any(|(i, r)| reviewers[..i].contains(r))
+}
+
+fn unique_reviewers(base: &Path<'_>, out: &mut Collector) {
+    out.branch(
+        "item-reviewers-unique",
+        Code::InvalidValue,
+        &base.field("requiredReviewers"),
+        "requiredReviewers must be a unique spec/code array",
+        "unique canonical reviewer roles",
+    );
+}
+
+/// §5.3: every entry checked with the exact-file rule, then against the earlier valid entries.
+fn write_scope(item: Input<'_>, base: &Path<'_>, out: &mut Collector) {
+    let entries = item.list("writeScope").unwrap_or_default();
+    let list = base.field("writeScope");
+    let mut seen: Vec<&[u16]> = Vec::new();
+    for (j, entry) in entries.iter().enumerate() {
+        let Json::String(entry) = entry else { continue };
+        match exact_file(entry.units()) {
+            Err(reason) => out.branch(
+                "write-scope-exact-file",
+                Code::InvalidValue,
+                &list.index(j),
+                preview_message("path ", entry.units(), 48, &format!(" is malformed ({reason})")),
+                "a workspace-relative exact file path without traversal, wildcards, or trailing separators",
+            ),
+            Ok(normalized) if seen.contains(&normalized) => out.branch(
+                "write-scope-unique",
+                Code::InvalidValue,
+                &list.index(j),
+                preview_message("path ", normalized, 48, " is declared more than once"),
+                "unique file paths",
+            ),
+            Ok(normalized) => seen.push(normalized),
+        }
+    }
+}
+
+/// `<before><truncate(JSON-quote(path), limit)><after>`: the path is quoted first and cut after.
+pub(crate) fn preview_message(before: &str, path: &[u16], limit: usize, after: &str) -> JsString {
+    let mut message = JsString::from(before);
+    message.push_units(truncate(json_quote(path).units(), limit).units());
+    message.push_str(after);
+    message
+}

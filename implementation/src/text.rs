@@ -1,0 +1,142 @@
+//! Text semantics of the contract: the trimming set, cuts with an ellipsis, and JSON-quoting (§6).
+
+use crate::js_string::JsString;
+
+/// The ellipsis that ends a cut text (U+2026).
+pub const ELLIPSIS: u16 = 0x2026;
+
+/// Whether a unit belongs to the trimming set of §6.2.
+///
+/// The set differs from Rust's `char::is_whitespace` in two characters: U+FEFF is trimmed here
+/// and U+0085 is not. Every member is in the Basic Multilingual Plane, so a unit test suffices.
+pub fn is_trim_unit(u: u16) -> bool {
+    matches!(
+        u,
+        0x0009..=0x000D
+            | 0x0020
+            | 0x00A0
+            | 0x1680
+            | 0x2000..=0x200A
+            | 0x2028
+            | 0x2029
+            | 0x202F
+            | 0x205F
+            | 0x3000
+            | 0xFEFF
+    )
+}
+
+/// `units` without leading and trailing members of the trimming set.
+pub fn trim(units: &[u16]) -> &[u16] {
+    let start = units.iter().position(|&u| !is_trim_unit(u)).unwrap_or(units.len());
+    let end = units.iter().rposition(|&u| !is_trim_unit(u)).map_or(start, |i| i + 1);
+    &units[start..end]
+}
+
+/// Whether `units` are empty after trimming.
+pub fn is_blank(units: &[u16]) -> bool {
+    units.iter().all(|&u| is_trim_unit(u))
+}
+
+/// truncate(s, n): `s` when it has at most `n` units, else its first `n - 1` units and `…`.
+///
+/// The cut counts units, so it may fall inside a surrogate pair and leave a lone high surrogate.
+pub fn truncate(units: &[u16], n: usize) -> JsString {
+    if units.len() <= n {
+        return JsString::from_units(units);
+    }
+    let mut out = Vec::with_capacity(n);
+    out.extend_from_slice(&units[..n.saturating_sub(1)]);
+    out.push(ELLIPSIS);
+    JsString::from_units(out)
+}
+
+/// JSON-quote(s) of §6.4: quotes, backslash and C0 controls escaped, lone surrogates as `\uXXXX`.
+pub fn json_quote(units: &[u16]) -> JsString {
+    let mut out = JsString::new();
+    out.push('"');
+    push_json_escaped(&mut out, units);
+    out.push('"');
+    out
+}
+
+/// Appends `units` escaped as the inside of a JSON string literal (§6.4).
+pub fn push_json_escaped(out: &mut JsString, units: &[u16]) {
+    let mut i = 0;
+    while i < units.len() {
+        let u = units[i];
+        match u {
+            0x22 => out.push_str("\\\""),
+            0x5C => out.push_str("\\\\"),
+            0x08 => out.push_str("\\b"),
+            0x09 => out.push_str("\\t"),
+            0x0A => out.push_str("\\n"),
+            0x0C => out.push_str("\\f"),
+            0x0D => out.push_str("\\r"),
+            0x00..=0x1F => out.push_str(&format!("\\u{u:04x}")),
+            0xD800..=0xDBFF if units.get(i + 1).is_some_and(|n| (0xDC00..=0xDFFF).contains(n)) => {
+                out.push_units(&units[i..i + 2]);
+                i += 1;
+            }
+            0xD800..=0xDFFF => out.push_str(&format!("\\u{u:04x}")),
+            _ => out.push_units(&[u]),
+        }
+        i += 1;
+    }
+}
+
+/// Appends a member name escaped for a path (§1.4): controls as `\uXXXX`, `\ . [ ]` preceded by `\`.
+pub fn push_path_name(out: &mut JsString, units: &[u16]) {
+    for &u in units {
+        match u {
+            0x00..=0x1F | 0x7F => out.push_str(&format!("\\u{u:04x}")),
+            0x5C | 0x2E | 0x5B | 0x5D => out.push_units(&[0x5C, u]),
+            _ => out.push_units(&[u]),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn js(s: &str) -> Vec<u16> {
+        s.encode_utf16().collect()
+    }
+
+    #[test]
+    fn trimming_removes_feff_and_keeps_next_line() {
+        assert_eq!(trim(&js("\u{feff} a \u{3000}")), js("a").as_slice());
+        assert_eq!(trim(&js("\u{85}a\u{85}")), js("\u{85}a\u{85}").as_slice());
+        assert!(is_blank(&js("\u{feff}\u{2028}\u{205f}")));
+        assert!(!is_blank(&js("\u{200b}")));
+        assert!(!is_blank(&js("\u{180e}")));
+    }
+
+    #[test]
+    fn truncate_keeps_text_at_the_limit_and_cuts_one_past_it() {
+        assert_eq!(truncate(&js("abcd"), 4), "abcd");
+        assert_eq!(truncate(&js("abcde"), 4), "abc…");
+    }
+
+    #[test]
+    fn truncate_can_leave_a_lone_high_surrogate() {
+        let cut = truncate(&js("a😀😀"), 3);
+        assert_eq!(cut.units(), &[0x61, 0xD83D, ELLIPSIS]);
+    }
+
+    #[test]
+    fn json_quote_escapes_controls_and_lone_surrogates_but_not_del_or_line_separator() {
+        let mut s = js("\"\\\u{8}\t\n\u{c}\r\u{1}\u{7f}\u{2028}/é😀");
+        s.push(0xDC00);
+        let quoted = json_quote(&s);
+        assert_eq!(quoted, "\"\\\"\\\\\\b\\t\\n\\f\\r\\u0001\u{7f}\u{2028}/é😀\\udc00\"");
+    }
+
+    #[test]
+    fn path_names_escape_separators_and_controls() {
+        let mut out = JsString::new();
+        push_path_name(&mut out, &js("a.b[0]\\c\td\u{7f}\"é"));
+        assert_eq!(out, "a\\.b\\[0\\]\\\\c\\u0009d\\u007f\"é");
+    }
+}
