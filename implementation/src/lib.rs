@@ -6,6 +6,8 @@
 
 pub mod catalog;
 mod collector;
+pub mod document;
+pub mod inventory;
 pub mod issue;
 pub mod js_string;
 pub mod json;
@@ -13,6 +15,7 @@ mod path;
 pub mod path_kind;
 pub mod rule;
 mod rules;
+pub mod schema;
 mod structural;
 pub mod text;
 mod to_number;

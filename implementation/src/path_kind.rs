@@ -26,6 +26,19 @@ pub enum PathReason {
 }
 
 impl PathReason {
+    /// Every reason, in the order of the checks.
+    pub const ALL: [PathReason; 9] = [
+        PathReason::EmptyPath,
+        PathReason::BackslashSeparator,
+        PathReason::AbsolutePath,
+        PathReason::DriveAbsolutePath,
+        PathReason::HomeRelativePath,
+        PathReason::WildcardCharacters,
+        PathReason::ControlCharacters,
+        PathReason::EmptyPathSegment,
+        PathReason::TraversalSegment,
+    ];
+
     /// The reason as messages write it.
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -47,6 +60,9 @@ impl fmt::Display for PathReason {
         f.write_str(self.as_str())
     }
 }
+
+/// A path-kind rule: the normalized form of a trimmed path, or why it is malformed.
+pub type PathRule = fn(&[u16]) -> Result<&[u16], PathReason>;
 
 const SLASH: u16 = b'/' as u16;
 const DOT: u16 = b'.' as u16;

@@ -7,6 +7,24 @@ use crate::js_string::JsString;
 use crate::path::Path;
 use crate::text::{is_blank, trim};
 
+rule_names! {
+    FILE_PATH_NOT_BLANK = "file-path-not-blank";
+    RENAME_NOT_BLANK = "rename-not-blank";
+    DELETE_FORBIDS_RENAME = "delete-forbids-rename";
+    DELETE_REQUIRES_NO_EDITS = "delete-requires-no-edits";
+    EDITS_NOT_EMPTY = "edits-not-empty";
+    REPLACE_REQUIRES_POS = "replace-requires-pos";
+    INSERT_ANCHORS_AGREE = "insert-anchors-agree";
+    POS_NOT_BLANK = "pos-not-blank";
+    END_NOT_BLANK = "end-not-blank";
+    REPLACE_RANGE_REQUIRES_POS = "replace-range-requires-pos";
+    REPLACE_RANGE_REQUIRES_END = "replace-range-requires-end";
+}
+
+pub(crate) fn names() -> Vec<String> {
+    NAMES.iter().map(|n| (*n).to_owned()).collect()
+}
+
 /// The edit operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Op {
@@ -38,7 +56,7 @@ pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
     let blank = |field: &str| input.string(field).is_some_and(|s| is_blank(s.units()));
     if blank("filePath") {
         out.branch(
-            "file-path-not-blank",
+            FILE_PATH_NOT_BLANK,
             Code::MissingValue,
             &Path::ROOT.field("filePath"),
             "filePath must be a non-empty path",
@@ -47,7 +65,7 @@ pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
     }
     if blank("rename") {
         out.branch(
-            "rename-not-blank",
+            RENAME_NOT_BLANK,
             Code::MissingValue,
             &Path::ROOT.field("rename"),
             "rename must be a non-empty path when provided",
@@ -57,7 +75,7 @@ pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
     let delete = input.is_true("delete");
     if delete && input.has("rename") {
         out.branch(
-            "delete-forbids-rename",
+            DELETE_FORBIDS_RENAME,
             Code::InvalidValue,
             &Path::ROOT.field("rename"),
             "delete and rename cannot be used together",
@@ -67,7 +85,7 @@ pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
     let no_edits = input.absent_or_empty("edits");
     if delete && !no_edits {
         out.branch(
-            "delete-requires-no-edits",
+            DELETE_REQUIRES_NO_EDITS,
             Code::InvalidValue,
             &Path::ROOT.field("edits"),
             "delete mode requires edits to be an empty array",
@@ -76,7 +94,7 @@ pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
     }
     if !delete && no_edits {
         out.branch(
-            "edits-not-empty",
+            EDITS_NOT_EMPTY,
             Code::MissingValue,
             &Path::ROOT.field("edits"),
             "edits parameter must be a non-empty array",
@@ -105,14 +123,14 @@ fn check_edit(edit: Input<'_>, base: &Path<'_>, out: &mut Collector) {
         }
         Some(trim(value.units()))
     };
-    let pos = anchor("pos", "pos-not-blank");
-    let end = anchor("end", "end-not-blank");
+    let pos = anchor("pos", POS_NOT_BLANK);
+    let end = anchor("end", END_NOT_BLANK);
     let Some(op) = edit.string("op").and_then(Op::parse) else { return };
     match op {
         Op::Replace => {
             if pos.is_none() {
                 out.branch(
-                    "replace-requires-pos",
+                    REPLACE_REQUIRES_POS,
                     Code::MissingValue,
                     &base.field("pos"),
                     "replace requires a pos anchor",
@@ -121,10 +139,12 @@ fn check_edit(edit: Input<'_>, base: &Path<'_>, out: &mut Collector) {
             }
         }
         Op::ReplaceRange => {
-            for (field, anchor) in [("pos", pos), ("end", end)] {
+            for (field, anchor, rule) in
+                [("pos", pos, REPLACE_RANGE_REQUIRES_POS), ("end", end, REPLACE_RANGE_REQUIRES_END)]
+            {
                 if anchor.is_none() {
                     out.branch(
-                        format!("replace-range-requires-{field}"),
+                        rule,
                         Code::MissingValue,
                         &base.field(field),
                         "replace_range requires both pos and end anchors",
@@ -138,7 +158,7 @@ fn check_edit(edit: Input<'_>, base: &Path<'_>, out: &mut Collector) {
                 && pos != end
             {
                 out.branch(
-                    "insert-anchors-agree",
+                    INSERT_ANCHORS_AGREE,
                     Code::InvalidValue,
                     &base.field("end"),
                     "pos and end anchors reference different lines for an insert operation",

@@ -1,14 +1,63 @@
 //! The item rules (§4.1.1), shared by `work_item_open` items and `work_checkpoint` tasks, and the
 //! `writeScope` list rules (§5.3).
 
-use super::Input;
+use super::{Input, per_field};
 use crate::collector::Collector;
 use crate::issue::Code;
 use crate::js_string::JsString;
 use crate::json::Json;
 use crate::path::Path;
-use crate::path_kind::exact_file;
+use crate::path_kind::{PathReason, exact_file};
 use crate::text::{json_quote, truncate};
+
+const GENERIC_ITEM_REQUIRES_DELEGATED: &str = "generic-item-requires-delegated";
+const GENERIC_ITEM_FORBIDS_PLAN_BINDINGS: &str = "generic-item-forbids-plan-bindings";
+const GENERIC_ITEM_REQUIRES_WRITE_SCOPE: &str = "generic-item-requires-write-scope";
+const ITEM_REVIEWERS_UNIQUE: &str = "item-reviewers-unique";
+const WRITE_SCOPE_UNIQUE: &str = "write-scope-unique";
+
+rule_names! {
+    DELEGATED_ITEM_REQUIRES_NO_REVIEWERS = "delegated-item-requires-no-reviewers";
+    DELEGATED_ITEM_REQUIRES_WRITE_SCOPE = "delegated-item-requires-write-scope";
+    DELEGATED_ITEM_PAIRS_PLAN_BINDINGS = "delegated-item-pairs-plan-bindings";
+    STANDALONE_ITEM_REQUIRES_REVIEWERS = "standalone-item-requires-reviewers";
+    STANDALONE_ITEM_FORBIDS_WRITE_SCOPE = "standalone-item-forbids-write-scope";
+    STANDALONE_ITEM_FORBIDS_PLAN_BINDINGS = "standalone-item-forbids-plan-bindings";
+}
+
+/// The rules every checked item can break, generic or standalone: the generic mode's, the
+/// uniqueness of reviewers and the `writeScope` list rules.
+pub(crate) fn generic_names() -> Vec<String> {
+    let mut names: Vec<String> = [
+        GENERIC_ITEM_REQUIRES_DELEGATED,
+        GENERIC_ITEM_FORBIDS_PLAN_BINDINGS,
+        GENERIC_ITEM_REQUIRES_WRITE_SCOPE,
+        ITEM_REVIEWERS_UNIQUE,
+        WRITE_SCOPE_UNIQUE,
+    ]
+    .iter()
+    .map(|n| (*n).to_owned())
+    .collect();
+    // A writeScope entry is non-blank, so it can never be an empty path.
+    names.extend(
+        PathReason::ALL.iter().filter(|r| **r != PathReason::EmptyPath).map(|r| malformed_rule("write-scope", *r)),
+    );
+    names
+}
+
+/// The rules only standalone `work_item_open` items can break.
+pub(crate) fn standalone_names() -> Vec<String> {
+    let mut names: Vec<String> = NAMES.iter().map(|n| (*n).to_owned()).collect();
+    names.extend(GENERIC_TASK_FIELDS.iter().map(|f| per_field(STANDALONE_ITEM_FORBIDS, f)));
+    names
+}
+
+/// The rule name of a malformed declared path, by list and reason (`write-scope-malformed-absolute-path`).
+pub(crate) fn malformed_rule(list: &str, reason: PathReason) -> String {
+    format!("{list}-malformed-{}", reason.as_str().replace(' ', "-"))
+}
+
+const STANDALONE_ITEM_FORBIDS: &str = "standalone-item-forbids";
 
 /// How an item is checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,7 +106,7 @@ pub(crate) fn check_item(item: Input<'_>, base: &Path<'_>, mode: ItemMode, out: 
 fn generic(item: Input<'_>, mode: Mode, base: &Path<'_>, out: &mut Collector) {
     if mode != Mode::Delegated {
         out.branch(
-            "generic-item-requires-delegated",
+            GENERIC_ITEM_REQUIRES_DELEGATED,
             Code::InvalidValue,
             &base.field("mode"),
             "generic open/append items require mode delegated",
@@ -66,7 +115,7 @@ fn generic(item: Input<'_>, mode: Mode, base: &Path<'_>, out: &mut Collector) {
     }
     if item.has("planRunId") || item.has("planTaskId") {
         out.branch(
-            "generic-item-forbids-plan-bindings",
+            GENERIC_ITEM_FORBIDS_PLAN_BINDINGS,
             Code::InvalidValue,
             &base.field("planRunId"),
             "native plan bindings conflict with generic open/append items",
@@ -75,7 +124,7 @@ fn generic(item: Input<'_>, mode: Mode, base: &Path<'_>, out: &mut Collector) {
     }
     if item.absent_or_empty("writeScope") {
         out.branch(
-            "generic-item-requires-write-scope",
+            GENERIC_ITEM_REQUIRES_WRITE_SCOPE,
             Code::MissingValue,
             &base.field("writeScope"),
             "generic tasks require a non-empty writeScope of workspace-relative files",
@@ -93,7 +142,7 @@ fn standalone(item: Input<'_>, mode: Mode, base: &Path<'_>, out: &mut Collector)
     for field in GENERIC_TASK_FIELDS {
         if item.has(field) {
             out.branch(
-                "standalone-item-forbids-generic-fields",
+                per_field(STANDALONE_ITEM_FORBIDS, field),
                 Code::InvalidValue,
                 &base.field(field),
                 format!("{field} is a generic task field and conflicts with standalone work_item_open items"),
@@ -106,7 +155,7 @@ fn standalone(item: Input<'_>, mode: Mode, base: &Path<'_>, out: &mut Collector)
         Mode::Delegated => {
             if !reviewers.is_empty() {
                 out.branch(
-                    "delegated-item-requires-no-reviewers",
+                    DELEGATED_ITEM_REQUIRES_NO_REVIEWERS,
                     Code::InvalidValue,
                     &base.field("requiredReviewers"),
                     "delegated mode requires an explicitly empty requiredReviewers array",
@@ -115,7 +164,7 @@ fn standalone(item: Input<'_>, mode: Mode, base: &Path<'_>, out: &mut Collector)
             }
             if item.absent_or_empty("writeScope") {
                 out.branch(
-                    "delegated-item-requires-write-scope",
+                    DELEGATED_ITEM_REQUIRES_WRITE_SCOPE,
                     Code::MissingValue,
                     &base.field("writeScope"),
                     "delegated mode requires a non-empty writeScope of workspace-relative files",
@@ -131,7 +180,7 @@ fn standalone(item: Input<'_>, mode: Mode, base: &Path<'_>, out: &mut Collector)
             };
             if let Some(absent) = absent {
                 out.branch(
-                    "delegated-item-pairs-plan-bindings",
+                    DELEGATED_ITEM_PAIRS_PLAN_BINDINGS,
                     Code::InvalidValue,
                     &base.field(absent),
                     "planRunId and planTaskId must be provided together",
@@ -143,7 +192,7 @@ fn standalone(item: Input<'_>, mode: Mode, base: &Path<'_>, out: &mut Collector)
             let m = mode.as_str();
             if reviewers.is_empty() {
                 out.branch(
-                    "standalone-item-requires-reviewers",
+                    STANDALONE_ITEM_REQUIRES_REVIEWERS,
                     Code::MissingValue,
                     &base.field("requiredReviewers"),
                     "standalone implementation/review_only require a non-empty unique reviewer set",
@@ -154,7 +203,7 @@ fn standalone(item: Input<'_>, mode: Mode, base: &Path<'_>, out: &mut Collector)
             }
             if item.has("writeScope") {
                 out.branch(
-                    "standalone-item-forbids-write-scope",
+                    STANDALONE_ITEM_FORBIDS_WRITE_SCOPE,
                     Code::InvalidValue,
                     &base.field("writeScope"),
                     format!("writeScope is only valid for delegated mode, not {m}"),
@@ -164,7 +213,7 @@ fn standalone(item: Input<'_>, mode: Mode, base: &Path<'_>, out: &mut Collector)
             let binding = ["planRunId", "planTaskId"].into_iter().find(|f| item.has(f));
             if let Some(binding) = binding {
                 out.branch(
-                    "standalone-item-forbids-plan-bindings",
+                    STANDALONE_ITEM_FORBIDS_PLAN_BINDINGS,
                     Code::InvalidValue,
                     &base.field(binding),
                     format!("plan bindings are only valid for delegated mode, not {m}"),
@@ -182,7 +231,7 @@ fn has_duplicate_reviewer(item: Input<'_>) -> bool {
 
 fn unique_reviewers(base: &Path<'_>, out: &mut Collector) {
     out.branch(
-        "item-reviewers-unique",
+        ITEM_REVIEWERS_UNIQUE,
         Code::InvalidValue,
         &base.field("requiredReviewers"),
         "requiredReviewers must be a unique spec/code array",
@@ -199,14 +248,14 @@ fn write_scope(item: Input<'_>, base: &Path<'_>, out: &mut Collector) {
         let Json::String(entry) = entry else { continue };
         match exact_file(entry.units()) {
             Err(reason) => out.branch(
-                "write-scope-exact-file",
+                malformed_rule("write-scope", reason),
                 Code::InvalidValue,
                 &list.index(j),
                 preview_message("path ", entry.units(), 48, &format!(" is malformed ({reason})")),
                 "a workspace-relative exact file path without traversal, wildcards, or trailing separators",
             ),
             Ok(normalized) if seen.contains(&normalized) => out.branch(
-                "write-scope-unique",
+                WRITE_SCOPE_UNIQUE,
                 Code::InvalidValue,
                 &list.index(j),
                 preview_message("path ", normalized, 48, " is declared more than once"),

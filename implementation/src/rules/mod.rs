@@ -1,5 +1,14 @@
 //! The branch-rule phase (§2.2): each tool's rules, run in their fixed order on the normalized output.
 
+/// Declares the rule names of a file as constants, and `NAMES`, the list of them all.
+macro_rules! rule_names {
+    ($($name:ident = $text:literal;)*) => {
+        $(const $name: &str = $text;)*
+        /// The fixed rule names of this file.
+        const NAMES: &[&str] = &[$($name),*];
+    };
+}
+
 mod hashline_edit;
 mod items;
 mod str_replace_editor;
@@ -29,6 +38,33 @@ pub(crate) fn run(tool: Tool, input: &Object, out: &mut Collector) {
         // structural phase (§2.2); the other two tools have no rules.
         Tool::WorkItemList | Tool::WorkItemClose | Tool::WebSearch => {}
     }
+}
+
+/// The names of every branch rule of `tool`, as issues of the branch phase name them.
+pub(crate) fn names(tool: Tool) -> Vec<String> {
+    let mut names: Vec<String> = match tool {
+        Tool::WorkItemOpen => work_item_open::names(),
+        Tool::WorkItemDecide => work_item_decide::names(),
+        Tool::WorkCheckpoint => work_checkpoint::names(),
+        Tool::HashlineEdit => hashline_edit::names(),
+        Tool::StrReplaceEditor => str_replace_editor::names(),
+        Tool::WebFetch => web_fetch::names(),
+        Tool::WorkItemList | Tool::WorkItemClose | Tool::WebSearch => Vec::new(),
+    };
+    if let Some(matrix) = &tool.spec().matrix {
+        names.extend(matrix.rows.iter().map(|row| matrix_rule(row.value)));
+    }
+    names
+}
+
+/// The rule name of one row of a field matrix.
+fn matrix_rule(value: &str) -> String {
+    format!("matrix-{value}")
+}
+
+/// The rule name of one field of a loop over fields, such as `execution-forbids-rationale`.
+pub(crate) fn per_field(prefix: &str, field: &str) -> String {
+    format!("{prefix}-{field}")
 }
 
 /// Read access to a normalized object, where "present" means "in the output".
@@ -83,7 +119,7 @@ pub(crate) fn matrix(tool: Tool, input: Input<'_>, out: &mut Collector) {
         if field.name != *selector && input.has(field.name) && !row.consumes.contains(&field.name) {
             let message = format!("{} is not consumed by {selector} {value}", field.name);
             out.branch(
-                format!("matrix-{value}"),
+                matrix_rule(&value),
                 Code::InvalidValue,
                 &Path::ROOT.field(field.name),
                 message,

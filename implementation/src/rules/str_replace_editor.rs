@@ -9,6 +9,21 @@ use crate::json::Json;
 use crate::path::Path;
 use crate::text::is_blank;
 
+rule_names! {
+    PATH_NOT_BLANK = "path-not-blank";
+    CREATE_REQUIRES_FILE_TEXT = "create-requires-file-text";
+    STR_REPLACE_REQUIRES_OLD_STR = "str-replace-requires-old-str";
+    STR_REPLACE_OLD_STR_NOT_EMPTY = "str-replace-old-str-not-empty";
+    INSERT_REQUIRES_NEW_STR = "insert-requires-new-str";
+    INSERT_REQUIRES_INSERT_LINE = "insert-requires-insert-line";
+    VIEW_RANGE_START = "view-range-start";
+    VIEW_RANGE_ORDER = "view-range-order";
+}
+
+pub(crate) fn names() -> Vec<String> {
+    NAMES.iter().map(|n| (*n).to_owned()).collect()
+}
+
 /// The editor commands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Command {
@@ -40,7 +55,7 @@ pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
     matrix(Tool::StrReplaceEditor, input, out);
     if input.string("path").is_some_and(|p| is_blank(p.units())) {
         out.branch(
-            "path-not-blank",
+            PATH_NOT_BLANK,
             Code::MissingValue,
             &Path::ROOT.field("path"),
             "path must be a non-empty path",
@@ -52,7 +67,7 @@ pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
         Command::Create => {
             if !input.has("file_text") {
                 out.branch(
-                    "create-requires-file-text",
+                    CREATE_REQUIRES_FILE_TEXT,
                     Code::MissingValue,
                     &Path::ROOT.field("file_text"),
                     "create requires file_text (an explicitly empty string is allowed)",
@@ -62,14 +77,14 @@ pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
         }
         Command::StrReplace => match input.string("old_str") {
             None => out.branch(
-                "str-replace-requires-old-str",
+                STR_REPLACE_REQUIRES_OLD_STR,
                 Code::MissingValue,
                 &Path::ROOT.field("old_str"),
                 "str_replace requires old_str",
                 "the exact non-empty text to replace",
             ),
             Some(old) if old.is_empty() => out.branch(
-                "str-replace-old-str-not-empty",
+                STR_REPLACE_OLD_STR_NOT_EMPTY,
                 Code::InvalidValue,
                 &Path::ROOT.field("old_str"),
                 "old_str must be a non-empty exact string",
@@ -80,7 +95,7 @@ pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
         Command::Insert => {
             if !input.has("new_str") {
                 out.branch(
-                    "insert-requires-new-str",
+                    INSERT_REQUIRES_NEW_STR,
                     Code::MissingValue,
                     &Path::ROOT.field("new_str"),
                     "insert requires new_str (an explicitly empty string is allowed)",
@@ -89,7 +104,7 @@ pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
             }
             if !input.has("insert_line") {
                 out.branch(
-                    "insert-requires-insert-line",
+                    INSERT_REQUIRES_INSERT_LINE,
                     Code::MissingValue,
                     &Path::ROOT.field("insert_line"),
                     "insert requires an integer insert_line >= 0",
@@ -109,17 +124,11 @@ fn view_range(input: Input<'_>, out: &mut Collector) {
     let (s, e) = (*start as i64, *end as i64);
     let path = Path::ROOT.field("view_range");
     if s < 1 {
-        out.branch(
-            "view-range-start",
-            Code::TooSmall,
-            &path,
-            format!("view_range start {s} must be >= 1"),
-            "start >= 1",
-        );
+        out.branch(VIEW_RANGE_START, Code::TooSmall, &path, format!("view_range start {s} must be >= 1"), "start >= 1");
     }
     if e != -1 && e < s {
         out.branch(
-            "view-range-order",
+            VIEW_RANGE_ORDER,
             Code::InvalidValue,
             &path,
             format!("view_range end {e} must be -1 or >= start {s}"),

@@ -6,13 +6,22 @@ use crate::issue::Code;
 use crate::path::Path;
 use crate::text::truncate;
 
+rule_names! {
+    URL_PARSES = "url-parses";
+    URL_SCHEME = "url-scheme";
+}
+
+pub(crate) fn names() -> Vec<String> {
+    NAMES.iter().map(|n| (*n).to_owned()).collect()
+}
+
 pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
     let Some(url) = input.string("url") else { return };
     // The host reads the URL as a string of scalar values, so lone surrogates become U+FFFD.
     let path = Path::ROOT.field("url");
     match url::Url::parse(&url.to_string_lossy()) {
         Err(_) => out.branch(
-            "url-parses",
+            URL_PARSES,
             Code::InvalidFormat,
             &path,
             "url must be an absolute HTTP or HTTPS URL",
@@ -23,7 +32,7 @@ pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
             let mut message = crate::js_string::JsString::from("unsupported URL scheme \"");
             message.push_units(truncate(&scheme, 48).units());
             message.push_str("\"; only http and https are supported");
-            out.branch("url-scheme", Code::InvalidValue, &path, message, "http or https");
+            out.branch(URL_SCHEME, Code::InvalidValue, &path, message, "http or https");
         }
         Ok(_) => {}
     }

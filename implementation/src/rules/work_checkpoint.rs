@@ -1,12 +1,55 @@
 //! The branch rules of `work_checkpoint` (§4.5).
 
-use super::items::{ItemMode, check_item};
-use super::{Input, matrix, require, require_list};
+use super::items::{ItemMode, check_item, generic_names};
+use super::{Input, matrix, per_field, require, require_list};
 use crate::catalog::Tool;
 use crate::collector::Collector;
 use crate::issue::Code;
 use crate::js_string::JsString;
 use crate::path::Path;
+
+rule_names! {
+    ACTION_REQUIRES_RUNID = "action-requires-runid";
+    REGISTER_ONE_ROUTE = "register-one-route";
+    GENERIC_REGISTER_REQUIRES_RUNID = "generic-register-requires-runid";
+    AUTHORIZE_REQUIRES_STAGES = "authorize-requires-stages";
+    RECORD_APPROVAL_REQUIRES_STAGE = "record-approval-requires-stage";
+    GENERIC_REGISTER_REQUIRES_AMENDMENT_ID = "generic-register-requires-amendment-id";
+    GENERIC_REGISTER_REQUIRES_RATIONALE = "generic-register-requires-rationale";
+    RECOVER_REQUIRES_RUNID = "recover-requires-runid";
+    RECOVER_REQUIRES_CHECKPOINT_ID = "recover-requires-checkpoint-id";
+    RECOVER_REQUIRES_RECOVERY_ID = "recover-requires-recovery-id";
+    RECOVER_REQUIRES_DIAGNOSIS = "recover-requires-diagnosis";
+    RECOVER_REQUIRES_CHANGED_CONDITION = "recover-requires-changed-condition";
+    RECOVER_REQUIRES_VERIFICATION = "recover-requires-verification";
+    AMEND_REQUIRES_RUNID = "amend-requires-runid";
+    AMEND_REQUIRES_AMENDMENT_ID = "amend-requires-amendment-id";
+    AMEND_REQUIRES_RATIONALE = "amend-requires-rationale";
+    AUTHORIZE_REQUIRES_AUTHORITY_ID = "authorize-requires-authority-id";
+    AUTHORIZE_REQUIRES_MESSAGE_ID = "authorize-requires-message-id";
+    RECORD_APPROVAL_REQUIRES_AUTHORITY_ID = "record-approval-requires-authority-id";
+    RECORD_APPROVAL_REQUIRES_APPROVAL_ID = "record-approval-requires-approval-id";
+    RECORD_APPROVAL_REQUIRES_ARTIFACT_PATH = "record-approval-requires-artifact-path";
+    RECORD_APPROVAL_REQUIRES_ARTIFACT_SHA256 = "record-approval-requires-artifact-sha256";
+    REVOKE_AUTHORITY_REQUIRES_AUTHORITY_ID = "revoke-authority-requires-authority-id";
+    REVOKE_AUTHORITY_REQUIRES_REVOCATION_ID = "revoke-authority-requires-revocation-id";
+    START_REQUIRES_CHECKPOINT_ID = "start-requires-checkpoint-id";
+    VERIFY_REQUIRES_CHECKPOINT_ID = "verify-requires-checkpoint-id";
+    REVIEW_REQUIRES_CHECKPOINT_ID = "review-requires-checkpoint-id";
+    BIND_REQUIRES_CHECKPOINT_ID = "bind-requires-checkpoint-id";
+}
+
+/// The generic registration context a native `planPath` registration may not carry, in order.
+const GENERIC_REGISTRATION_FIELDS: [&str; 4] = ["amendmentId", "rationale", "tasks", "checkpoints"];
+
+const NATIVE_REGISTER_FORBIDS: &str = "native-register-forbids";
+
+pub(crate) fn names() -> Vec<String> {
+    let mut names: Vec<String> = NAMES.iter().map(|n| (*n).to_owned()).collect();
+    names.extend(GENERIC_REGISTRATION_FIELDS.iter().map(|f| per_field(NATIVE_REGISTER_FORBIDS, f)));
+    names.extend(generic_names());
+    names
+}
 
 /// The checkpoint and authority actions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,7 +123,7 @@ fn route(action: Action, input: Input<'_>, out: &mut Collector) {
     if action != Action::Register {
         if !input.has("runId") {
             out.branch(
-                "action-requires-runid",
+                ACTION_REQUIRES_RUNID,
                 Code::MissingValue,
                 &run_id,
                 format!("action {} requires the target runId", action.as_str()),
@@ -92,17 +135,17 @@ fn route(action: Action, input: Input<'_>, out: &mut Collector) {
     if input.has("planPath") {
         if input.has("runId") {
             out.branch(
-                "register-one-route",
+                REGISTER_ONE_ROUTE,
                 Code::InvalidValue,
                 &run_id,
                 "register accepts either planPath (native package) or runId (generic amend context), not both",
                 "exactly one registration route",
             );
         }
-        for field in ["amendmentId", "rationale", "tasks", "checkpoints"] {
+        for field in GENERIC_REGISTRATION_FIELDS {
             if input.has(field) {
                 out.branch(
-                    "native-register-forbids-generic-fields",
+                    per_field(NATIVE_REGISTER_FORBIDS, field),
                     Code::InvalidValue,
                     &Path::ROOT.field(field),
                     format!(
@@ -115,44 +158,45 @@ fn route(action: Action, input: Input<'_>, out: &mut Collector) {
     } else {
         if !input.has("runId") {
             out.branch(
-                "generic-register-requires-runid",
+                GENERIC_REGISTER_REQUIRES_RUNID,
                 Code::MissingValue,
                 &run_id,
                 "generic register requires the target runId of an existing execution",
                 "the existing execution runId",
             );
         }
-        require("generic-register-requires-amendment-id", input, "amendmentId", out);
-        require("generic-register-requires-rationale", input, "rationale", out);
+        require(GENERIC_REGISTER_REQUIRES_AMENDMENT_ID, input, "amendmentId", out);
+        require(GENERIC_REGISTER_REQUIRES_RATIONALE, input, "rationale", out);
     }
 }
 
 /// Rule 4: what each action requires.
 fn per_action(action: Action, input: Input<'_>, out: &mut Collector) {
     match action {
-        Action::Start | Action::Verify | Action::Review | Action::Bind => {
-            require(&format!("{}-requires-checkpoint-id", action.as_str()), input, "checkpointId", out);
-        }
+        Action::Start => require(START_REQUIRES_CHECKPOINT_ID, input, "checkpointId", out),
+        Action::Verify => require(VERIFY_REQUIRES_CHECKPOINT_ID, input, "checkpointId", out),
+        Action::Review => require(REVIEW_REQUIRES_CHECKPOINT_ID, input, "checkpointId", out),
+        Action::Bind => require(BIND_REQUIRES_CHECKPOINT_ID, input, "checkpointId", out),
         Action::Recover => {
-            require("recover-requires-runid", input, "runId", out);
-            require("recover-requires-checkpoint-id", input, "checkpointId", out);
-            require("recover-requires-recovery-id", input, "recoveryId", out);
-            require("recover-requires-diagnosis", input, "diagnosis", out);
-            require("recover-requires-changed-condition", input, "changedCondition", out);
-            require_list("recover-requires-verification", input, "verification", out);
+            require(RECOVER_REQUIRES_RUNID, input, "runId", out);
+            require(RECOVER_REQUIRES_CHECKPOINT_ID, input, "checkpointId", out);
+            require(RECOVER_REQUIRES_RECOVERY_ID, input, "recoveryId", out);
+            require(RECOVER_REQUIRES_DIAGNOSIS, input, "diagnosis", out);
+            require(RECOVER_REQUIRES_CHANGED_CONDITION, input, "changedCondition", out);
+            require_list(RECOVER_REQUIRES_VERIFICATION, input, "verification", out);
         }
         Action::Amend => {
-            require("amend-requires-runid", input, "runId", out);
-            require("amend-requires-amendment-id", input, "amendmentId", out);
-            require("amend-requires-rationale", input, "rationale", out);
+            require(AMEND_REQUIRES_RUNID, input, "runId", out);
+            require(AMEND_REQUIRES_AMENDMENT_ID, input, "amendmentId", out);
+            require(AMEND_REQUIRES_RATIONALE, input, "rationale", out);
         }
         Action::Complete | Action::Register => {}
         Action::Authorize => {
-            require("authorize-requires-authority-id", input, "authorityId", out);
-            require("authorize-requires-message-id", input, "messageId", out);
+            require(AUTHORIZE_REQUIRES_AUTHORITY_ID, input, "authorityId", out);
+            require(AUTHORIZE_REQUIRES_MESSAGE_ID, input, "messageId", out);
             if input.absent_or_empty("stages") {
                 out.branch(
-                    "authorize-requires-stages",
+                    AUTHORIZE_REQUIRES_STAGES,
                     Code::MissingValue,
                     &Path::ROOT.field("stages"),
                     "authorize requires explicit delegatable stages",
@@ -161,23 +205,23 @@ fn per_action(action: Action, input: Input<'_>, out: &mut Collector) {
             }
         }
         Action::RecordApproval => {
-            require("record-approval-requires-authority-id", input, "authorityId", out);
-            require("record-approval-requires-approval-id", input, "approvalId", out);
+            require(RECORD_APPROVAL_REQUIRES_AUTHORITY_ID, input, "authorityId", out);
+            require(RECORD_APPROVAL_REQUIRES_APPROVAL_ID, input, "approvalId", out);
             if !input.has("stage") {
                 out.branch(
-                    "record-approval-requires-stage",
+                    RECORD_APPROVAL_REQUIRES_STAGE,
                     Code::MissingValue,
                     &Path::ROOT.field("stage"),
                     "record_approval requires an authority stage",
                     "a canonical authority stage",
                 );
             }
-            require("record-approval-requires-artifact-path", input, "artifactPath", out);
-            require("record-approval-requires-artifact-sha256", input, "artifactSha256", out);
+            require(RECORD_APPROVAL_REQUIRES_ARTIFACT_PATH, input, "artifactPath", out);
+            require(RECORD_APPROVAL_REQUIRES_ARTIFACT_SHA256, input, "artifactSha256", out);
         }
         Action::RevokeAuthority => {
-            require("revoke-authority-requires-authority-id", input, "authorityId", out);
-            require("revoke-authority-requires-revocation-id", input, "revocationId", out);
+            require(REVOKE_AUTHORITY_REQUIRES_AUTHORITY_ID, input, "authorityId", out);
+            require(REVOKE_AUTHORITY_REQUIRES_REVOCATION_ID, input, "revocationId", out);
         }
     }
 }

@@ -1,0 +1,99 @@
+//! The refusal inventory: every rule the implementation can refuse an input by, with a stable id.
+//!
+//! Structural rules come from walking the catalog (one per check a node makes, at its field
+//! pattern); branch rules come from each tool's rule files. Every issue `validate_traced` reports
+//! names one of these rules.
+
+use crate::catalog::{Field, Node, StringKind, Tool};
+use crate::rule::{Check, RuleId};
+
+/// Every rule of every tool, in document order, structural rules before branch rules.
+pub fn inventory() -> Vec<RuleId> {
+    Tool::ALL.into_iter().flat_map(tool_inventory).collect()
+}
+
+/// Every rule of one tool.
+pub fn tool_inventory(tool: Tool) -> Vec<RuleId> {
+    let mut rules = Vec::new();
+    let mut add = |pattern: &str, check: Check| {
+        rules.push(RuleId::Structural { tool, pattern: pattern.to_owned(), check });
+    };
+    add("(root)", Check::Type);
+    add("(root)", Check::UnknownKey);
+    fields(&tool.spec().fields, "", &mut add);
+    rules.extend(crate::rules::names(tool).into_iter().map(|name| RuleId::Branch { tool, name }));
+    rules
+}
+
+fn fields(fields: &[Field], base: &str, add: &mut impl FnMut(&str, Check)) {
+    for field in fields {
+        let pattern = if base.is_empty() { field.name.to_owned() } else { format!("{base}.{}", field.name) };
+        node(&field.node, &pattern, field.required, add);
+    }
+}
+
+/// The checks of one node; `required` adds the check of an absent member where it is reported.
+fn node(node: &Node, pattern: &str, required: bool, add: &mut impl FnMut(&str, Check)) {
+    // An absent union is reported by each branch, at the branch's pattern.
+    if required && !matches!(node, Node::Union(_)) {
+        add(pattern, Check::Required);
+    }
+    match node {
+        Node::Object(members) => {
+            add(pattern, Check::Type);
+            add(pattern, Check::UnknownKey);
+            fields(members, pattern, add);
+        }
+        Node::Array(element, count) => {
+            add(pattern, Check::Type);
+            length_checks(pattern, count.min(), count.max(), Check::MinItems, Check::MaxItems, add);
+            self::node(element, &format!("{pattern}[]"), false, add);
+        }
+        Node::String(kind) => {
+            add(pattern, Check::Type);
+            let (min, max) = StringKind::length(*kind);
+            length_checks(pattern, min, max, Check::MinLength, Check::MaxLength, add);
+        }
+        Node::Integer(range) | Node::Number(range) => {
+            add(pattern, Check::Type);
+            add(pattern, Check::Finite);
+            if let Node::Integer(_) = node {
+                add(pattern, Check::Integer);
+                add(pattern, Check::SafeMax);
+                add(pattern, Check::SafeMin);
+            }
+            if range.min.is_some() {
+                add(pattern, Check::Minimum);
+            }
+            if range.max.is_some() {
+                add(pattern, Check::Maximum);
+            }
+        }
+        Node::Boolean | Node::Null => add(pattern, Check::Type),
+        Node::Enum(_) => add(pattern, Check::Enum),
+        Node::Literal(_) => add(pattern, Check::Literal),
+        Node::Union(branches) => {
+            for (i, branch) in branches.iter().enumerate() {
+                self::node(branch, &format!("{pattern}#{}", i + 1), required, add);
+            }
+        }
+    }
+}
+
+fn length_checks(
+    pattern: &str,
+    min: Option<u32>,
+    max: Option<u32>,
+    too_short: Check,
+    too_long: Check,
+    add: &mut impl FnMut(&str, Check),
+) {
+    if min.is_some() {
+        add(pattern, too_short);
+        add(pattern, Check::WrongTypeMinLength);
+    }
+    if max.is_some() {
+        add(pattern, too_long);
+        add(pattern, Check::WrongTypeMaxLength);
+    }
+}
