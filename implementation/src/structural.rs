@@ -3,7 +3,7 @@
 
 use std::cmp::Ordering;
 
-use crate::catalog::{Count, Field, Limit, MAX_SAFE_INTEGER, Node, Range, Scalar, StringKind};
+use crate::catalog::{Count, Field, Limit, MAX_SAFE_INTEGER, Node, Range, StringKind};
 use crate::collector::Collector;
 use crate::issue::Code;
 use crate::js_string::JsString;
@@ -38,7 +38,7 @@ pub(crate) fn check_object(
             }
             None => {
                 if let Some(default) = &field.default {
-                    output.push(field.name, scalar(default.value));
+                    output.push(field.name, default.value.to_json());
                 }
             }
         }
@@ -281,12 +281,5 @@ fn length_after_wrong_type(bounds: Bounds, value: Option<&Json>, path: &Path<'_>
     if let (true, Some(max)) = (too_big, bounds.max) {
         let text = format!("Too big: {}", message("<=", max));
         out.structural(Check::WrongTypeMaxLength, Code::TooBig, path, || text.into(), None);
-    }
-}
-
-fn scalar(value: Scalar) -> Json {
-    match value {
-        Scalar::Integer(n) => Json::Number(n as f64),
-        Scalar::String(s) => Json::str(s),
     }
 }

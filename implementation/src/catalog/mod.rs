@@ -6,6 +6,7 @@
 //! (see `xtask/src/mutants`).
 
 mod hashline_edit;
+pub mod prose;
 mod shapes;
 mod str_replace_editor;
 mod web_fetch;
@@ -26,6 +27,8 @@ pub const PACKAGE: &str = "@osovv/vv-opencode";
 pub const CONTRACT_VERSION: &str = "1.6.0";
 /// The tool contract revision.
 pub const CONTRACT_REVISION: u32 = 1;
+/// Where this project publishes the reference document, relative to the workspace root.
+pub const REFERENCE_PATH: &str = "implementation/published/tool-contracts.md";
 
 /// One of the nine tools.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -118,7 +121,7 @@ static CATALOG: LazyLock<[ToolSpec; 9]> = LazyLock::new(|| {
 });
 
 /// Everything the contract says about one tool.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct ToolSpec {
     /// The tool id.
     pub id: &'static str,
@@ -145,7 +148,7 @@ pub struct ToolSpec {
 }
 
 /// A member of a closed object.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Field {
     /// The member name.
     pub name: &'static str,
@@ -177,7 +180,7 @@ impl Field {
 }
 
 /// An execute-time default.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Default {
     /// The value.
     pub value: Scalar,
@@ -194,8 +197,18 @@ pub enum Scalar {
     String(&'static str),
 }
 
+impl Scalar {
+    /// The value as JSON.
+    pub fn to_json(self) -> crate::json::Json {
+        match self {
+            Scalar::Integer(n) => crate::json::Json::Number(n as f64),
+            Scalar::String(s) => crate::json::Json::str(s),
+        }
+    }
+}
+
 /// The shape of a value.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Node {
     /// A closed object with these members, in declared order.
     Object(Vec<Field>),
@@ -331,7 +344,7 @@ impl Limit {
 pub const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
 
 /// Which fields each value of a selector field consumes.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Matrix {
     /// The selector field (`decision`, `action`, `command`); it names the selector in messages.
     pub selector: &'static str,
@@ -340,7 +353,7 @@ pub struct Matrix {
 }
 
 /// The fields one selector value consumes, in the order its `expected` string lists them.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct MatrixRow {
     /// The selector value.
     pub value: &'static str,
@@ -356,7 +369,7 @@ impl Matrix {
 }
 
 /// A declared path kind of a field.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct PathKindDecl {
     /// The field pattern (`items[].writeScope[]`).
     pub field: &'static str,

@@ -1,0 +1,10 @@
+//! Project tasks behind `cargo xtask`: generating the published files, and the mutation check.
+
+pub mod docs;
+
+use std::path::PathBuf;
+
+/// The workspace root (the folder of the top-level `Cargo.toml`).
+pub fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().map(PathBuf::from).unwrap_or_default()
+}
