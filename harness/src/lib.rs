@@ -2,8 +2,12 @@
 //! reference or a peer process, compares at a chosen level, and reports.
 
 pub mod compare;
+pub mod integrity;
+pub mod lint;
+pub mod meta_schema;
 pub mod outcome;
 pub mod run;
+pub mod serde_bridge;
 pub mod vectors;
 
 pub use compare::Level;

@@ -105,16 +105,8 @@ pub enum VectorProblem {
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LoadError::Folder { dir, reason } => {
-                write!(
-                    f,
-                    "{}: cannot read the vectors folder: {reason}; pass --vectors DIR with an existing folder",
-                    dir.display()
-                )
-            }
-            LoadError::EmptyFolder { dir } => {
-                write!(f, "{}: the vectors folder holds no *.json vector file", dir.display())
-            }
+            LoadError::Folder { dir, reason } => write!(f, "{}: cannot read the folder: {reason}", dir.display()),
+            LoadError::EmptyFolder { dir } => write!(f, "{}: the folder holds no *.json file", dir.display()),
             LoadError::Read { file, reason } => write!(f, "{}: cannot read the file: {reason}", file.display()),
             LoadError::Json { file, error } => {
                 write!(f, "{}:{}:{}: not valid JSON: {}", file.display(), error.line, error.column, error.message)
@@ -181,8 +173,8 @@ impl fmt::Display for VectorProblem {
     }
 }
 
-/// Every `*.json` file under `dir`, recursively, in sorted path order.
-pub fn vector_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
+/// Every `*.json` file under `dir`, recursively, in sorted path order; an empty folder is refused.
+pub fn json_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
     let folder_error = |reason: String| LoadError::Folder { dir: dir.to_owned(), reason };
     if !dir.is_dir() {
         return Err(folder_error("no such folder".to_owned()));
@@ -205,7 +197,7 @@ pub fn load(dirs: &[PathBuf]) -> Result<Vec<Vector>, LoadError> {
     let mut vectors = Vec::new();
     let mut seen: HashMap<(Tool, String), (PathBuf, usize)> = HashMap::new();
     for dir in dirs {
-        for file in vector_files(dir)? {
+        for file in json_files(dir)? {
             let text = std::fs::read_to_string(&file)
                 .map_err(|e| LoadError::Read { file: file.clone(), reason: e.to_string() })?;
             for vector in parse_file(&file, &text)? {

@@ -145,10 +145,10 @@ fn malformed_issues_are_refused_with_their_position() {
 fn an_empty_or_missing_folder_is_refused() {
     let dir = folder(&[("readme.txt", "no vectors here")]);
     let error = load(&[dir.path().to_owned()]).expect_err("no vector file").to_string();
-    assert!(error.ends_with("the vectors folder holds no *.json vector file"), "{error}");
+    assert!(error.ends_with("the folder holds no *.json file"), "{error}");
     let missing: PathBuf = dir.path().join("absent");
     let error = load(&[missing]).expect_err("no folder").to_string();
-    assert!(error.contains("cannot read the vectors folder: no such folder"), "{error}");
+    assert!(error.contains("cannot read the folder: no such folder"), "{error}");
 }
 
 #[test]

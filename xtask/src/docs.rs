@@ -6,6 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
+use vvoc_harness::meta_schema;
 use vvoc_harness::vectors::{Vector, load};
 use vvoc_reference::catalog::{Tool, ToolSpec};
 use vvoc_reference::document::{Example, GENERATOR_COMMAND, render_catalog};
@@ -27,7 +28,7 @@ pub enum Change {
     Unchanged,
     /// The file was written.
     Written,
-    /// Check mode: the file differs from its sources (the text is a diff, expected first).
+    /// Check mode: the file differs from its sources (the text is the diff regenerating would apply).
     Stale(String),
 }
 
@@ -47,6 +48,13 @@ pub fn outputs(specs: &[&ToolSpec], vectors: &[Vector]) -> Vec<Output> {
         });
     }
     outputs.push(Output { path: PathBuf::from("implementation/published/README.md"), content: readme(specs) });
+    for (name, schema) in [("vector-file", meta_schema::vector_file()), ("mutation-rows", meta_schema::mutation_rows())]
+    {
+        outputs.push(Output {
+            path: PathBuf::from(format!("harness/schemas/{name}.schema.json")),
+            content: pretty(&schema),
+        });
+    }
     outputs
 }
 
@@ -64,7 +72,7 @@ impl Output {
         }
         if check {
             let current = current.unwrap_or_default();
-            let diff = similar_asserts::SimpleDiff::from_str(&self.content, &current, "generated", "on disk");
+            let diff = similar_asserts::SimpleDiff::from_str(&current, &self.content, "on disk", "generated");
             return Ok(Change::Stale(diff.to_string()));
         }
         if let Some(parent) = path.parent() {
@@ -128,6 +136,11 @@ pub fn generate_outputs(root: &Path, outputs: &[Output], check: bool) -> Result<
         changes.push((output.path.clone(), output.generate(root, check)?));
     }
     Ok(Summary { changes })
+}
+
+/// A JSON Schema as the repository stores it: two-space indentation and a final newline.
+fn pretty(schema: &serde_json::Value) -> String {
+    format!("{}\n", serde_json::to_string_pretty(schema).unwrap_or_default())
 }
 
 fn readme(specs: &[&ToolSpec]) -> String {

@@ -7,6 +7,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context as _, Result, bail};
 use clap::{Args, Parser, Subcommand};
+use vvoc_harness::lint::lint_folder;
+use vvoc_harness::meta_schema;
 use vvoc_harness::run::{Selection, run_reference, summary};
 use vvoc_harness::vectors::{Vector, load};
 use vvoc_harness::{Level, default_vectors_dir};
@@ -48,8 +50,8 @@ enum Command {
     },
     /// List the vector names (`<tool>:<id>`), one per line.
     List(VectorArgs),
-    /// Check the vector files without running anything.
-    Lint(VectorArgs),
+    /// Check the vector files (and mutation-row files) against their schemas and rules, running nothing.
+    Lint(LintArgs),
 }
 
 #[derive(Args, Debug)]
@@ -57,6 +59,15 @@ struct VectorArgs {
     /// A folder of vector files (repeatable; default: ./vectors).
     #[arg(long = "vectors", value_name = "DIR")]
     vectors: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct LintArgs {
+    #[command(flatten)]
+    vectors: VectorArgs,
+    /// A folder of mutation-row files (default: the `mutants` folder beside the vectors, if any).
+    #[arg(long = "mutants", value_name = "DIR")]
+    mutants: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -95,12 +106,7 @@ fn execute(command: Command) -> Result<u8> {
             }
             Ok(OK)
         }
-        Command::Lint(args) => {
-            let vectors = load_vectors(&args)?;
-            let files: HashSet<&PathBuf> = vectors.iter().map(|v| &v.file).collect();
-            println!("ok: {} vectors in {} files", vectors.len(), files.len());
-            Ok(OK)
-        }
+        Command::Lint(args) => lint(&args),
     }
 }
 
@@ -114,6 +120,35 @@ fn run(args: RunArgs) -> Result<u8> {
     let result = run_reference(vectors, args.level, &HashSet::new());
     print!("{}", summary(&result));
     Ok(if result.failed() { FAILED } else { OK })
+}
+
+fn lint(args: &LintArgs) -> Result<u8> {
+    let dirs = vector_dirs(&args.vectors);
+    let mut violations = Vec::new();
+    for dir in &dirs {
+        let (files, found) = lint_folder(dir, &meta_schema::vector_file())?;
+        println!("{}: {files} vector files checked against the vector-file schema", dir.display());
+        violations.extend(found);
+    }
+    let mutants = args.mutants.clone().or_else(|| {
+        let beside = dirs.first()?.parent().map(|p| p.join("mutants"))?;
+        beside.is_dir().then_some(beside)
+    });
+    if let Some(dir) = &mutants {
+        let (files, found) = lint_folder(dir, &meta_schema::mutation_rows())?;
+        println!("{}: {files} row files checked against the mutation-row schema", dir.display());
+        violations.extend(found);
+    }
+    if !violations.is_empty() {
+        for violation in &violations {
+            eprintln!("{violation}");
+        }
+        bail!("{} schema violations", violations.len());
+    }
+    let vectors = load(&dirs)?;
+    let files: HashSet<&PathBuf> = vectors.iter().map(|v| &v.file).collect();
+    println!("ok: {} vectors in {} files", vectors.len(), files.len());
+    Ok(OK)
 }
 
 fn check(tool: &str, input: Option<String>) -> Result<u8> {
@@ -138,13 +173,17 @@ fn check(tool: &str, input: Option<String>) -> Result<u8> {
     }
 }
 
-/// The vectors of the given folders, or of `./vectors` (else the workspace's own) when none is given.
+/// The vectors of the given folders.
 fn load_vectors(args: &VectorArgs) -> Result<Vec<Vector>> {
-    let dirs = if args.vectors.is_empty() {
+    Ok(load(&vector_dirs(args))?)
+}
+
+/// The given folders, or `./vectors` (else the workspace's own) when none is given.
+fn vector_dirs(args: &VectorArgs) -> Vec<PathBuf> {
+    if args.vectors.is_empty() {
         let local = PathBuf::from("vectors");
         vec![if local.is_dir() { local } else { default_vectors_dir() }]
     } else {
         args.vectors.clone()
-    };
-    Ok(load(&dirs)?)
+    }
 }

@@ -1,0 +1,93 @@
+//! The JSON Schemas of the project's own files: vector files and mutation-row files.
+//!
+//! They are built from the catalog (tool ids, issue codes), shipped in `harness/schemas/` by
+//! `cargo xtask docs`, and used by `conform lint`.
+
+use serde_json::{Value, json};
+use vvoc_reference::{Code, Tool};
+
+/// The schema of a vector file (interfaces.md §3).
+pub fn vector_file() -> Value {
+    let tools: Vec<&str> = Tool::ALL.iter().map(|t| t.id()).collect();
+    let codes: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "vvoc vector file",
+        "description": "Accept and reject vectors of one tool (interfaces.md section 3).",
+        "type": "object",
+        "properties": {
+            "tool": {"description": "The tool the vectors are inputs of.", "enum": tools},
+            "vectors": {"type": "array", "items": {"$ref": "#/$defs/vector"}}
+        },
+        "required": ["tool", "vectors"],
+        "additionalProperties": false,
+        "$defs": {
+            "vector": {
+                "type": "object",
+                "properties": {
+                    "id": {"description": "Unique within the tool.", "type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
+                    "doc": {"description": "A checked example of the reference document.", "type": "boolean"},
+                    "note": {"description": "Why the vector exists.", "type": "string"},
+                    "input": {"description": "Any JSON value."},
+                    "accept": {"description": "The expected normalized output.", "type": "object"},
+                    "reject": {
+                        "description": "The expected issues, complete and in order.",
+                        "type": "array",
+                        "minItems": 1,
+                        "maxItems": 8,
+                        "items": {"$ref": "#/$defs/issue"}
+                    }
+                },
+                "required": ["id", "input"],
+                "oneOf": [{"required": ["accept"]}, {"required": ["reject"]}],
+                "additionalProperties": false
+            },
+            "issue": {
+                "type": "object",
+                "properties": {
+                    "code": {"enum": codes},
+                    "path": {"type": "string"},
+                    "message": {"type": "string"},
+                    "expected": {"type": "string"},
+                    "received": {"type": "string"}
+                },
+                "required": ["code", "path", "message"],
+                "additionalProperties": false
+            }
+        }
+    })
+}
+
+/// The schema of a mutation-row file (interfaces.md §7).
+pub fn mutation_rows() -> Value {
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "vvoc mutation rows",
+        "description": "Scripted mutation rows (interfaces.md section 7).",
+        "type": "object",
+        "properties": {
+            "rows": {"type": "array", "items": {"$ref": "#/$defs/row"}}
+        },
+        "required": ["rows"],
+        "additionalProperties": false,
+        "$defs": {
+            "row": {
+                "type": "object",
+                "properties": {
+                    "id": {"description": "Unique across all row files.", "type": "string", "minLength": 1},
+                    "file": {"description": "Workspace-relative path of the file to mutate.", "type": "string", "minLength": 1},
+                    "find": {"description": "Text that must occur exactly once in the file.", "type": "string", "minLength": 1},
+                    "replace": {"description": "The text that replaces it (empty deletes it).", "type": "string"},
+                    "caught_by": {
+                        "description": "Vector names (<tool>:<id>) that must fail under this mutant.",
+                        "type": "array",
+                        "items": {"type": "string", "pattern": "^[a-z_]+:[a-z0-9][a-z0-9-]*$"}
+                    },
+                    "retired": {"description": "Why the row is no longer run.", "type": "string", "minLength": 1}
+                },
+                "required": ["id", "file", "find", "replace"],
+                "additionalProperties": false
+            }
+        }
+    })
+}

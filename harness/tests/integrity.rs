@@ -1,0 +1,101 @@
+//! Catalog integrity: each check passes on the catalog and vectors, and fails on a broken copy.
+
+use vvoc_harness::default_vectors_dir;
+use vvoc_harness::integrity::{
+    defaults_are_observed, schemas_are_closed, tools_have_doc_examples, vocabulary_fields_are_refused,
+    vocabulary_values_are_documented,
+};
+use vvoc_harness::vectors::{Vector, load};
+use vvoc_reference::catalog::{Node, Scalar, Tool, ToolSpec};
+use vvoc_reference::schema::published_schema;
+use vvoc_reference::{Json, Verdict};
+
+fn vectors() -> Vec<Vector> {
+    load(&[default_vectors_dir()]).expect("the vectors load")
+}
+
+fn specs() -> Vec<ToolSpec> {
+    Tool::ALL.iter().map(|t| t.spec().clone()).collect()
+}
+
+fn refs(specs: &[ToolSpec]) -> Vec<&ToolSpec> {
+    specs.iter().collect()
+}
+
+#[test]
+fn every_vocabulary_value_is_carried_by_an_accepted_doc_vector() {
+    let problems = vocabulary_values_are_documented(&refs(&specs()), &vectors());
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+#[test]
+fn an_undocumented_vocabulary_value_is_reported() {
+    let mut specs = specs();
+    specs[7].fields[2].node = Node::Enum(&["day", "week", "month", "year", "hour"]);
+    let problems = vocabulary_values_are_documented(&refs(&specs), &vectors());
+    assert_eq!(problems, ["web_search: no accepted doc vector carries \"hour\" at `freshness`"]);
+}
+
+#[test]
+fn every_vocabulary_field_is_refused_at_its_path_by_some_vector() {
+    let problems = vocabulary_fields_are_refused(&refs(&specs()), &vectors());
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+#[test]
+fn a_vocabulary_field_without_a_refusal_is_reported() {
+    let without: Vec<Vector> = vectors()
+        .into_iter()
+        .filter(
+            |v| !matches!(&v.expected, Verdict::Reject(issues) if issues.iter().any(|i| i.path.eq_str("freshness"))),
+        )
+        .collect();
+    let problems = vocabulary_fields_are_refused(&refs(&specs()), &without);
+    assert_eq!(problems, ["web_search: no reject vector has an issue at `freshness`"]);
+}
+
+#[test]
+fn every_default_is_observed_in_an_accepted_output() {
+    let problems = defaults_are_observed(&refs(&specs()), &vectors());
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+#[test]
+fn a_default_no_vector_shows_is_reported() {
+    let mut specs = specs();
+    let count = specs[7].fields[1].clone().with_default(Scalar::Integer(9), "changed");
+    specs[7].fields[1] = count;
+    let problems = defaults_are_observed(&refs(&specs), &vectors());
+    assert_eq!(problems, ["web_search: no accepted vector shows the default `count` = 9 of an absent field"]);
+}
+
+#[test]
+fn every_published_schema_is_closed() {
+    let schemas: Vec<(&str, Json)> = Tool::ALL.iter().map(|t| (t.id(), published_schema(*t))).collect();
+    let problems = schemas_are_closed(&schemas);
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+#[test]
+fn an_open_nested_object_is_reported_with_its_location() {
+    let schema = Json::parse(
+        r#"{"type":"object","properties":{"a":{"type":"array","items":{"type":"object","properties":{}}}},"additionalProperties":false}"#,
+    )
+    .expect("JSON");
+    assert_eq!(schemas_are_closed(&[("broken", schema)]), ["broken: the object at #/properties/a/items is not closed"]);
+}
+
+#[test]
+fn every_tool_has_accept_and_reject_doc_vectors() {
+    let problems = tools_have_doc_examples(&vectors());
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+#[test]
+fn a_tool_without_reject_doc_vectors_is_reported() {
+    let without: Vec<Vector> = vectors()
+        .into_iter()
+        .filter(|v| !(v.tool == Tool::WorkItemClose && v.doc && !v.expected.is_accept()))
+        .collect();
+    assert_eq!(tools_have_doc_examples(&without), ["work_item_close: no reject doc vector"]);
+}
