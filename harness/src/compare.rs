@@ -79,9 +79,7 @@ pub fn describe(expected: &Verdict, received: &Verdict) -> String {
         },
     };
     match (expected, received) {
-        (Verdict::Reject(e), Verdict::Reject(r))
-            if !e.is_empty() && e.first().map(code_and_path) == r.first().map(code_and_path) =>
-        {
+        (Verdict::Reject(e), Verdict::Reject(r)) => {
             let position = e.iter().zip(r).position(|(a, b)| a != b).unwrap_or(e.len().min(r.len()));
             let show = |issues: &[Issue]| {
                 issues

@@ -3,11 +3,17 @@
 
 pub mod compare;
 pub mod integrity;
+pub mod known;
 pub mod lint;
 pub mod meta_schema;
 pub mod outcome;
+pub mod peer;
+pub mod peer_run;
+pub mod protocol;
+pub mod report;
 pub mod run;
 pub mod serde_bridge;
+pub mod serve;
 pub mod vectors;
 
 pub use compare::Level;

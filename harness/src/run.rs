@@ -28,7 +28,7 @@ impl Selection {
 }
 
 /// The implementation a run talked to.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Implementation {
     /// Its name.
     pub name: String,
@@ -95,6 +95,8 @@ pub struct RunResult {
     pub records: Vec<Record>,
     /// Wall-clock time of the checks.
     pub elapsed: Duration,
+    /// The last bytes the peer wrote to stderr (empty in process).
+    pub stderr_tail: String,
 }
 
 impl RunResult {
@@ -134,7 +136,13 @@ pub fn run_reference(vectors: Vec<Vector>, level: Level, known_failures: &HashSe
             Record::new(vector, Answer::Verdict(verdict), began.elapsed(), level, known_failures)
         })
         .collect();
-    RunResult { implementation: Implementation::reference(), level, records, elapsed: start.elapsed() }
+    RunResult {
+        implementation: Implementation::reference(),
+        level,
+        records,
+        elapsed: start.elapsed(),
+        stderr_tail: String::new(),
+    }
 }
 
 /// The plain-text summary: a per-tool table of outcomes, the pass count at every level, and

@@ -23,8 +23,10 @@ pub struct Vector {
     pub input: Json,
     /// The expected verdict.
     pub expected: Verdict,
-    /// The file it came from, as given (relative to the vectors folder's parent when found by walking).
+    /// The file it came from: the vectors folder as given, joined with the file's relative path.
     pub file: PathBuf,
+    /// The file's path relative to its vectors folder, with `/` separators (`web_search/count.json`).
+    pub source: String,
     /// Its 0-based position in the file.
     pub index: usize,
 }
@@ -200,7 +202,15 @@ pub fn load(dirs: &[PathBuf]) -> Result<Vec<Vector>, LoadError> {
         for file in json_files(dir)? {
             let text = std::fs::read_to_string(&file)
                 .map_err(|e| LoadError::Read { file: file.clone(), reason: e.to_string() })?;
-            for vector in parse_file(&file, &text)? {
+            let source = file
+                .strip_prefix(dir)
+                .unwrap_or(&file)
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            for mut vector in parse_file(&file, &text)? {
+                vector.source.clone_from(&source);
                 let key = (vector.tool, vector.id.clone());
                 if let Some((first_file, first_index)) = seen.get(&key) {
                     return Err(LoadError::Vector {
@@ -295,7 +305,8 @@ fn parse_vector(tool: Tool, file: &Path, index: usize, item: &Json) -> Result<Ve
             Verdict::Reject(issues)
         }
     };
-    Ok(Vector { tool, id, doc, note, input, expected, file: file.to_owned(), index })
+    let source = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    Ok(Vector { tool, id, doc, note, input, expected, file: file.to_owned(), source, index })
 }
 
 /// Whether `id` matches `[a-z0-9][a-z0-9-]*`.

@@ -110,5 +110,9 @@ fn list_prints_full_names_and_lint_names_a_bad_file() {
     std::fs::write(bad.path().join("bad.json"), r#"{"tool": "web_search"}"#).expect("written");
     let output = conform(&["lint", "--vectors", bad.path().to_str().expect("a UTF-8 path")]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(stderr(&output).contains("bad.json: at the top level: \"vectors\" is a required property"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("bad.json: at the top level: \"vectors\" is a required property"),
+        "{}",
+        stderr(&output)
+    );
 }

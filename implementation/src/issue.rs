@@ -117,14 +117,14 @@ impl Issue {
     /// The issue as a JSON object with its members in the order of §1.2.
     pub fn to_json(&self) -> Json {
         let mut o = Object::new();
-        o.push("code", Json::str(self.code.as_str()));
-        o.push("path", Json::String(self.path.clone()));
-        o.push("message", Json::String(self.message.clone()));
+        o.insert("code", Json::str(self.code.as_str()));
+        o.insert("path", Json::String(self.path.clone()));
+        o.insert("message", Json::String(self.message.clone()));
         if let Some(expected) = &self.expected {
-            o.push("expected", Json::String(expected.clone()));
+            o.insert("expected", Json::String(expected.clone()));
         }
         if let Some(received) = &self.received {
-            o.push("received", Json::String(received.clone()));
+            o.insert("received", Json::String(received.clone()));
         }
         Json::Object(o)
     }
@@ -177,8 +177,8 @@ impl Verdict {
     pub fn to_json(&self) -> Json {
         let mut o = Object::new();
         match self {
-            Verdict::Accept(output) => o.push("accept", output.clone()),
-            Verdict::Reject(issues) => o.push("reject", Json::Array(issues.iter().map(Issue::to_json).collect())),
+            Verdict::Accept(output) => o.insert("accept", output.clone()),
+            Verdict::Reject(issues) => o.insert("reject", Json::Array(issues.iter().map(Issue::to_json).collect())),
         }
         Json::Object(o)
     }

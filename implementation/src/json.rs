@@ -171,10 +171,13 @@ impl Object {
         Object::default()
     }
 
-    /// Appends a member whose name is neither present nor an array index (used for outputs).
-    pub(crate) fn push(&mut self, name: &str, value: Json) {
-        debug_assert!(self.get(name).is_none());
-        self.members.push((JsString::from(name), value));
+    /// Sets the member `name`: replaces its value when present, else appends it. Meant for
+    /// building outputs, whose names are declared names (never array indexes).
+    pub fn insert(&mut self, name: &str, value: Json) {
+        match self.members.iter_mut().find(|(k, _)| k.eq_str(name)) {
+            Some((_, v)) => *v = value,
+            None => self.members.push((JsString::from(name), value)),
+        }
     }
 
     /// The value of the member `name`.

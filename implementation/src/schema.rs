@@ -14,30 +14,30 @@ pub fn published_schema(tool: Tool) -> Json {
 /// The published input schema of a catalog entry.
 pub fn schema_of(spec: &ToolSpec) -> Json {
     let mut schema = Object::new();
-    schema.push("$schema", Json::str(DRAFT));
+    schema.insert("$schema", Json::str(DRAFT));
     object_body(&mut schema, &spec.fields);
     Json::Object(schema)
 }
 
 /// `type`, `properties`, `required` (when any) and `additionalProperties: false`.
 fn object_body(schema: &mut Object, fields: &[Field]) {
-    schema.push("type", Json::str("object"));
+    schema.insert("type", Json::str("object"));
     let mut properties = Object::new();
     for field in fields {
         let mut property = Object::new();
-        property.push("description", Json::str(field.description));
+        property.insert("description", Json::str(field.description));
         if let Some(default) = &field.default {
-            property.push("default", default.value.to_json());
+            property.insert("default", default.value.to_json());
         }
         node_body(&mut property, &field.node);
-        properties.push(field.name, Json::Object(property));
+        properties.insert(field.name, Json::Object(property));
     }
-    schema.push("properties", Json::Object(properties));
+    schema.insert("properties", Json::Object(properties));
     let required: Vec<Json> = fields.iter().filter(|f| f.required).map(|f| Json::str(f.name)).collect();
     if !required.is_empty() {
-        schema.push("required", Json::Array(required));
+        schema.insert("required", Json::Array(required));
     }
-    schema.push("additionalProperties", Json::Bool(false));
+    schema.insert("additionalProperties", Json::Bool(false));
 }
 
 /// The keywords of a node after its description and default.
@@ -46,26 +46,26 @@ fn node_body(schema: &mut Object, node: &Node) {
         Node::Object(fields) => object_body(schema, fields),
         Node::Array(element, count) => {
             if let Some(min) = count.min() {
-                schema.push("minItems", Json::Number(f64::from(min)));
+                schema.insert("minItems", Json::Number(f64::from(min)));
             }
             if let Some(max) = count.max() {
-                schema.push("maxItems", Json::Number(f64::from(max)));
+                schema.insert("maxItems", Json::Number(f64::from(max)));
             }
-            schema.push("type", Json::str("array"));
-            schema.push("items", element_schema(element));
+            schema.insert("type", Json::str("array"));
+            schema.insert("items", element_schema(element));
         }
         Node::String(kind) => {
-            schema.push("type", Json::str("string"));
+            schema.insert("type", Json::str("string"));
             let (min, max) = kind.length();
             if let Some(min) = min {
-                schema.push("minLength", Json::Number(f64::from(min)));
+                schema.insert("minLength", Json::Number(f64::from(min)));
             }
             if let Some(max) = max {
-                schema.push("maxLength", Json::Number(f64::from(max)));
+                schema.insert("maxLength", Json::Number(f64::from(max)));
             }
         }
         Node::Integer(range) => {
-            schema.push("type", Json::str("integer"));
+            schema.insert("type", Json::str("integer"));
             // An integer is always held to the safe range, which is its bound where none is declared.
             let safe = Range {
                 min: range.min.or(Some(Limit::Inclusive(-MAX_SAFE_INTEGER))),
@@ -74,20 +74,20 @@ fn node_body(schema: &mut Object, node: &Node) {
             bounds(schema, safe);
         }
         Node::Number(range) => {
-            schema.push("type", Json::str("number"));
+            schema.insert("type", Json::str("number"));
             bounds(schema, *range);
         }
-        Node::Boolean => schema.push("type", Json::str("boolean")),
-        Node::Null => schema.push("type", Json::str("null")),
+        Node::Boolean => schema.insert("type", Json::str("boolean")),
+        Node::Null => schema.insert("type", Json::str("null")),
         Node::Enum(values) => {
-            schema.push("type", Json::str("string"));
-            schema.push("enum", Json::Array(values.iter().map(|v| Json::str(v)).collect()));
+            schema.insert("type", Json::str("string"));
+            schema.insert("enum", Json::Array(values.iter().map(|v| Json::str(v)).collect()));
         }
         Node::Literal(value) => {
-            schema.push("type", Json::str("string"));
-            schema.push("const", Json::str(value));
+            schema.insert("type", Json::str("string"));
+            schema.insert("const", Json::str(value));
         }
-        Node::Union(branches) => schema.push("anyOf", Json::Array(branches.iter().map(element_schema).collect())),
+        Node::Union(branches) => schema.insert("anyOf", Json::Array(branches.iter().map(element_schema).collect())),
     }
 }
 
@@ -100,13 +100,13 @@ fn element_schema(node: &Node) -> Json {
 
 fn bounds(schema: &mut Object, range: Range) {
     match range.min {
-        Some(Limit::Inclusive(v)) => schema.push("minimum", Json::Number(v as f64)),
-        Some(Limit::Exclusive(v)) => schema.push("exclusiveMinimum", Json::Number(v as f64)),
+        Some(Limit::Inclusive(v)) => schema.insert("minimum", Json::Number(v as f64)),
+        Some(Limit::Exclusive(v)) => schema.insert("exclusiveMinimum", Json::Number(v as f64)),
         None => {}
     }
     match range.max {
-        Some(Limit::Inclusive(v)) => schema.push("maximum", Json::Number(v as f64)),
-        Some(Limit::Exclusive(v)) => schema.push("exclusiveMaximum", Json::Number(v as f64)),
+        Some(Limit::Inclusive(v)) => schema.insert("maximum", Json::Number(v as f64)),
+        Some(Limit::Exclusive(v)) => schema.insert("exclusiveMaximum", Json::Number(v as f64)),
         None => {}
     }
 }

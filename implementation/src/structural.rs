@@ -30,7 +30,7 @@ pub(crate) fn check_object(
         match object.get(field.name) {
             Some(member) => {
                 if let Some(normalized) = check(&field.node, Some(member), &child, out) {
-                    output.push(field.name, normalized);
+                    output.insert(field.name, normalized);
                 }
             }
             None if field.required => {
@@ -38,7 +38,7 @@ pub(crate) fn check_object(
             }
             None => {
                 if let Some(default) = &field.default {
-                    output.push(field.name, default.value.to_json());
+                    output.insert(field.name, default.value.to_json());
                 }
             }
         }

@@ -4,12 +4,18 @@ use std::collections::HashSet;
 use std::io::Read as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
 use clap::{Args, Parser, Subcommand};
+use vvoc_harness::known::KnownFailures;
 use vvoc_harness::lint::lint_folder;
 use vvoc_harness::meta_schema;
+use vvoc_harness::peer::PeerCommand;
+use vvoc_harness::peer_run::{PeerOptions, PeerRunError, run_peer};
+use vvoc_harness::report::write_reports;
 use vvoc_harness::run::{Selection, run_reference, summary};
+use vvoc_harness::serve::serve;
 use vvoc_harness::vectors::{Vector, load};
 use vvoc_harness::{Level, default_vectors_dir};
 use vvoc_reference::{Json, Tool, Verdict, one_line, validate_json};
@@ -20,6 +26,8 @@ const OK: u8 = 0;
 const USAGE: u8 = 1;
 /// Exit code: some vectors failed (or `check` refused the input).
 const FAILED: u8 = 2;
+/// Exit code: the peer is unusable (cannot start, bad hello, or too many restarts).
+const UNUSABLE: u8 = 3;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -39,8 +47,10 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Run the vectors and print a summary per tool.
+    /// Run the vectors against the reference (or a peer with --peer) and print a summary per tool.
     Run(RunArgs),
+    /// Serve the reference implementation over the peer protocol on stdin and stdout.
+    Peer,
     /// Validate one input with the reference and print the verdict as JSON (exit 0 accept, 2 reject).
     Check {
         /// The tool, such as web_search.
@@ -83,6 +93,32 @@ struct RunArgs {
     /// How much must match: verdict, first, issues or exact.
     #[arg(long, default_value = "exact", value_name = "LEVEL")]
     level: Level,
+    /// Run against this implementation: a command speaking the JSON Lines peer protocol
+    /// (split into words like a shell would, run without a shell), e.g. "python3 my_peer.py".
+    #[arg(long, value_name = "CMD")]
+    peer: Option<String>,
+    /// Vectors known to fail, {"known_failures": [{"vector": "<tool>:<id>", "reason": "..."}]};
+    /// a listed vector that passes is `fixed` and fails the run.
+    #[arg(long, value_name = "FILE")]
+    known_failures: Option<PathBuf>,
+    /// Write the run's failures as a known-failure file (a starting list).
+    #[arg(long, value_name = "FILE")]
+    write_known_failures: Option<PathBuf>,
+    /// How long the peer may go without answering a check.
+    #[arg(long, default_value_t = 5000, value_name = "MS")]
+    timeout_ms: u64,
+    /// Write conformance.json, conformance.md and junit.xml into this folder.
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
+    /// How many peer processes to run at once.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    jobs: usize,
+    /// How many peer restarts (after a timeout, crash or protocol error) before the peer counts as unusable.
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    max_restarts: usize,
+    /// Check every protocol message, both ways, against the protocol schemas.
+    #[arg(long)]
+    validate_protocol: bool,
 }
 
 fn main() -> ExitCode {
@@ -99,6 +135,10 @@ fn main() -> ExitCode {
 fn execute(command: Command) -> Result<u8> {
     match command {
         Command::Run(args) => run(args),
+        Command::Peer => {
+            serve(std::io::stdin().lock(), std::io::stdout().lock()).context("cannot serve the peer protocol")?;
+            Ok(OK)
+        }
         Command::Check { tool, input } => check(&tool, input),
         Command::List(args) => {
             for vector in load_vectors(&args)? {
@@ -112,13 +152,52 @@ fn execute(command: Command) -> Result<u8> {
 
 fn run(args: RunArgs) -> Result<u8> {
     let tools = args.tools.iter().map(|t| t.parse::<Tool>()).collect::<Result<Vec<_>, _>>()?;
-    let selection = Selection { tools, filter: args.filter };
-    let vectors: Vec<Vector> = load_vectors(&args.vectors)?.into_iter().filter(|v| selection.keeps(v)).collect();
+    let selection = Selection { tools, filter: args.filter.clone() };
+    let all = load_vectors(&args.vectors)?;
+    let known = match &args.known_failures {
+        Some(file) => KnownFailures::read(file, &all)?,
+        None => KnownFailures::default(),
+    };
+    let vectors: Vec<Vector> = all.into_iter().filter(|v| selection.keeps(v)).collect();
     if vectors.is_empty() {
         bail!("no vector matches the selection (--tool, --filter)");
     }
-    let result = run_reference(vectors, args.level, &HashSet::new());
+    let result = match &args.peer {
+        None => run_reference(vectors, args.level, &known.names()),
+        Some(command) => {
+            let mut options = PeerOptions::new(PeerCommand::parse(command).map_err(anyhow::Error::msg)?);
+            options.timeout = Duration::from_millis(args.timeout_ms);
+            options.jobs = args.jobs.max(1);
+            options.max_restarts = args.max_restarts;
+            options.validate_protocol = args.validate_protocol;
+            match run_peer(vectors, args.level, &known.names(), &options) {
+                Ok(result) => result,
+                Err(PeerRunError::Unusable { reason, partial }) => {
+                    if !partial.records.is_empty() {
+                        print!("{}", summary(&partial));
+                    }
+                    eprintln!("error: the peer is unusable: {reason}");
+                    if !partial.stderr_tail.trim().is_empty() {
+                        eprintln!("its stderr ends with:\n{}", partial.stderr_tail.trim_end());
+                    }
+                    return Ok(UNUSABLE);
+                }
+                Err(PeerRunError::RunnerProtocol(violations)) => {
+                    bail!("this runner broke the protocol (a bug, please report it):\n{}", violations.join("\n"))
+                }
+            }
+        }
+    };
     print!("{}", summary(&result));
+    if let Some(dir) = &args.report {
+        write_reports(dir, &result).with_context(|| format!("cannot write the reports into {}", dir.display()))?;
+        println!("reports written to {}", dir.display());
+    }
+    if let Some(file) = &args.write_known_failures {
+        let list = KnownFailures::from_run(&result);
+        std::fs::write(file, list.to_text()).with_context(|| format!("cannot write {}", file.display()))?;
+        println!("{} known failures written to {}", list.entries.len(), file.display());
+    }
     Ok(if result.failed() { FAILED } else { OK })
 }
 

@@ -1,0 +1,291 @@
+//! The runner against peer processes: the reference served over the protocol, and a fake peer
+//! that misbehaves in every way the protocol allows. Every test finishes in bounded time.
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use vvoc_harness::default_vectors_dir;
+
+const CONFORM: &str = env!("CARGO_BIN_EXE_conform");
+const FAKE: &str = env!("CARGO_BIN_EXE_fake-peer");
+
+/// A vectors folder of `web_search` vectors: two plain ones and one per given fake mode. The
+/// fake modes ride on an unknown member, so a well-behaved peer rejects them as expected.
+fn folder(modes: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut vectors = vec![
+        r#"{"id": "plain-accept", "input": {"query": "q"}, "accept": {"query": "q", "count": 8}}"#.to_owned(),
+        r#"{"id": "plain-reject", "input": {"query": "q", "count": 0}, "reject": [{"code": "too_small", "path": "count", "message": "Too small: expected number to be >=1"}]}"#.to_owned(),
+    ];
+    for mode in modes {
+        vectors.push(format!(
+            r#"{{"id": "fake-{mode}", "input": {{"query": "q", "fake": "{mode}"}}, "reject": [{{"code": "unrecognized_keys", "path": "fake", "message": "unrecognized key \"fake\"", "expected": "a known property of this request object"}}]}}"#
+        ));
+    }
+    let text = format!(r#"{{"tool": "web_search", "vectors": [{}]}}"#, vectors.join(",\n"));
+    std::fs::write(dir.path().join("fake.json"), text).expect("written");
+    dir
+}
+
+/// Runs `conform run` against the fake peer with `peer_args`, bounded in time.
+fn run(dir: &Path, peer_args: &str, extra: &[&str]) -> Output {
+    let started = Instant::now();
+    let peer = format!("{FAKE} {peer_args}");
+    let mut args = vec!["run", "--vectors", dir.to_str().expect("UTF-8"), "--peer", &peer];
+    if !extra.contains(&"--timeout-ms") {
+        args.extend(["--timeout-ms", "400"]);
+    }
+    args.extend_from_slice(extra);
+    let output = Command::new(CONFORM).args(&args).output().expect("conform runs");
+    assert!(started.elapsed() < Duration::from_secs(30), "the run took {:?}", started.elapsed());
+    output
+}
+
+fn text(output: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
+}
+
+/// The number in the summary's `total` row under the column `outcome`.
+fn total(output: &Output, outcome: &str) -> usize {
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let mut lines = stdout.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split_whitespace().collect();
+    let row: Vec<&str> = lines.find(|l| l.starts_with("total")).unwrap_or_default().split_whitespace().collect();
+    header.iter().position(|h| *h == outcome).and_then(|i| row.get(i)).and_then(|n| n.parse().ok()).unwrap_or(0)
+}
+
+#[test]
+fn the_reference_served_as_a_peer_passes_every_vector_exactly() {
+    let vectors = default_vectors_dir();
+    let peer = format!("{CONFORM} peer");
+    let output = Command::new(CONFORM)
+        .args([
+            "run",
+            "--vectors",
+            vectors.to_str().expect("UTF-8"),
+            "--peer",
+            &peer,
+            "--level",
+            "exact",
+            "--jobs",
+            "2",
+        ])
+        .output()
+        .expect("conform runs");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert_eq!(total(&output, "vectors"), total(&output, "pass"), "{}", text(&output));
+    assert!(total(&output, "pass") > 2000);
+}
+
+#[test]
+fn a_peer_that_accepts_everything_fails_the_rejections() {
+    let dir = folder(&[]);
+    let output = run(dir.path(), "--all accept", &[]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert_eq!((total(&output, "pass"), total(&output, "fail")), (0, 2), "{}", text(&output));
+}
+
+#[test]
+fn a_peer_that_rejects_everything_fails_and_passes_only_at_the_verdict_level_where_it_should() {
+    let dir = folder(&[]);
+    let output = run(dir.path(), "--all reject", &[]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!((total(&output, "pass"), total(&output, "fail")), (0, 2), "{}", text(&output));
+    let output = run(dir.path(), "--all reject", &["--level", "verdict"]);
+    assert_eq!((total(&output, "pass"), total(&output, "fail")), (1, 1), "{}", text(&output));
+}
+
+#[test]
+fn wrong_messages_fail_at_exact_and_pass_at_issues() {
+    let dir = folder(&[]);
+    let output = run(dir.path(), "--all wrong-issues", &[]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(total(&output, "fail"), 1, "{}", text(&output));
+    let output = run(dir.path(), "--all wrong-issues", &["--level", "issues"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(
+        text(&output).contains("passing by level: verdict 2/2, first 2/2, issues 2/2, exact 1/2"),
+        "{}",
+        text(&output)
+    );
+}
+
+#[test]
+fn a_crash_is_blamed_on_its_check_and_the_peer_is_restarted() {
+    let dir = folder(&["crash"]);
+    let report = tempfile::tempdir().expect("a report folder");
+    let output = run(dir.path(), "", &["--report", report.path().to_str().expect("UTF-8")]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert_eq!((total(&output, "pass"), total(&output, "crash")), (2, 1), "{}", text(&output));
+    let json = std::fs::read_to_string(report.path().join("conformance.json")).expect("a report");
+    assert!(json.contains("fake-peer: crashing on check"), "the stderr tail is kept: {json}");
+}
+
+#[test]
+fn a_hang_times_out_and_the_rest_still_runs() {
+    let dir = folder(&["hang"]);
+    let started = Instant::now();
+    let output = run(dir.path(), "", &[]);
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert_eq!((total(&output, "pass"), total(&output, "timeout")), (2, 1), "{}", text(&output));
+}
+
+#[test]
+fn garbage_and_a_wrong_seq_are_protocol_errors() {
+    let dir = folder(&["garbage", "wrong-seq"]);
+    let output = run(dir.path(), "", &[]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert_eq!((total(&output, "pass"), total(&output, "protocol-error")), (2, 2), "{}", text(&output));
+}
+
+#[test]
+fn an_error_answer_is_an_error_outcome() {
+    let dir = folder(&["error"]);
+    let output = run(dir.path(), "", &[]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!((total(&output, "pass"), total(&output, "error")), (2, 1), "{}", text(&output));
+}
+
+#[test]
+fn an_answer_split_across_writes_is_reassembled() {
+    let dir = folder(&["split"]);
+    // A split answer is still a correct answer; its vector expects the unknown-key refusal.
+    let output = run(dir.path(), "", &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert_eq!(total(&output, "pass"), 3);
+}
+
+#[test]
+fn a_flood_on_stderr_neither_blocks_nor_grows_the_report() {
+    let dir = folder(&[]);
+    let report = tempfile::tempdir().expect("a report folder");
+    let output = run(dir.path(), "--flood-stderr", &["--report", report.path().to_str().expect("UTF-8")]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let json = std::fs::read_to_string(report.path().join("conformance.json")).expect("a report");
+    let tail = json.split("\"stderr_tail\": ").nth(1).unwrap_or_default();
+    assert!(tail.contains("fake-peer floods stderr") && tail.len() < 4096 + 200, "{} bytes", tail.len());
+}
+
+#[test]
+fn a_slow_peer_within_the_timeout_passes() {
+    let dir = folder(&[]);
+    let output = run(dir.path(), "--slow-ms 100", &["--timeout-ms", "2000"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+}
+
+#[test]
+fn a_peer_that_exits_during_the_hello_is_unusable() {
+    let dir = folder(&[]);
+    let output = run(dir.path(), "--hello exit", &[]);
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output));
+    assert!(text(&output).contains("the peer exited during the hello"), "{}", text(&output));
+    assert!(text(&output).contains("fake-peer: exiting during the hello"), "its stderr is shown: {}", text(&output));
+}
+
+#[test]
+fn a_bad_hello_makes_the_peer_unusable() {
+    let dir = folder(&[]);
+    let output = run(dir.path(), "--hello bad", &[]);
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output));
+    assert!(text(&output).contains("the peer speaks protocol 2"), "{}", text(&output));
+}
+
+#[test]
+fn a_peer_that_cannot_start_is_unusable() {
+    let dir = folder(&[]);
+    let output = Command::new(CONFORM)
+        .args(["run", "--vectors", dir.path().to_str().expect("UTF-8"), "--peer", "/no/such/peer --flag"])
+        .output()
+        .expect("conform runs");
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output));
+    assert!(text(&output).contains("cannot start the peer `/no/such/peer --flag`"), "{}", text(&output));
+}
+
+#[test]
+fn too_many_restarts_make_the_peer_unusable() {
+    let dir = folder(&["crash", "hang", "garbage"]);
+    let output = run(dir.path(), "", &["--max-restarts", "1"]);
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output));
+    assert!(text(&output).contains("the peer failed 2 times"), "{}", text(&output));
+}
+
+#[test]
+fn tools_missing_from_the_hello_are_unsupported_not_failures() {
+    let dir = folder(&[]);
+    let output = run(dir.path(), "--tools web_fetch", &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert_eq!(total(&output, "unsupported"), 2, "{}", text(&output));
+}
+
+#[test]
+fn known_failures_must_keep_failing_and_must_name_vectors() {
+    let dir = folder(&[]);
+    let list = dir.path().parent().expect("a parent").join(format!("known-{}.json", std::process::id()));
+    let write =
+        |entries: &str| std::fs::write(&list, format!(r#"{{"known_failures": [{entries}]}}"#)).expect("written");
+    let list_arg = list.to_str().expect("UTF-8").to_owned();
+    write(r#"{"vector": "web_search:plain-reject", "reason": "the fake peer accepts everything"}"#);
+    let output = run(dir.path(), "--all accept", &["--known-failures", &list_arg]);
+    assert_eq!(total(&output, "known-fail"), 1, "{}", text(&output));
+    write(r#"{"vector": "web_search:plain-accept", "reason": "listed but passing"}"#);
+    let output = run(dir.path(), "", &["--known-failures", &list_arg]);
+    assert_eq!(output.status.code(), Some(2), "a fixed vector fails the run: {}", text(&output));
+    assert_eq!(total(&output, "fixed"), 1, "{}", text(&output));
+    write(r#"{"vector": "web_search:no-such-vector", "reason": "stale"}"#);
+    let output = run(dir.path(), "", &["--known-failures", &list_arg]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert!(
+        text(&output).contains("lists \"web_search:no-such-vector\", which is no vector of this run"),
+        "{}",
+        text(&output)
+    );
+    let _ = std::fs::remove_file(&list);
+}
+
+#[test]
+fn the_current_failures_can_be_written_as_a_starting_list() {
+    let dir = folder(&["error"]);
+    let list = tempfile::NamedTempFile::new().expect("a file");
+    let output = run(dir.path(), "--all accept", &["--write-known-failures", list.path().to_str().expect("UTF-8")]);
+    assert_eq!(output.status.code(), Some(2));
+    let written = std::fs::read_to_string(list.path()).expect("written");
+    // Echoing the input is no normalized output, so even the accept vector fails.
+    for name in ["plain-accept", "plain-reject", "fake-error"] {
+        assert!(written.contains(&format!("\"vector\": \"web_search:{name}\"")), "{written}");
+    }
+    let output = run(dir.path(), "--all accept", &["--known-failures", list.path().to_str().expect("UTF-8")]);
+    assert_eq!(output.status.code(), Some(0), "with the list every failure is known: {}", text(&output));
+}
+
+#[test]
+fn protocol_validation_refuses_a_message_the_lenient_reader_accepts() {
+    let dir = folder(&[]);
+    let output = run(dir.path(), "--extra-member", &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let output = run(dir.path(), "--extra-member", &["--validate-protocol", "--max-restarts", "5"]);
+    assert_eq!(total(&output, "protocol-error"), 2, "{}", text(&output));
+    assert!(output.status.code() == Some(2), "{}", text(&output));
+}
+
+#[test]
+fn several_peer_processes_share_the_work() {
+    let vectors = default_vectors_dir();
+    let output = Command::new(CONFORM)
+        .args([
+            "run",
+            "--vectors",
+            vectors.to_str().expect("UTF-8"),
+            "--peer",
+            FAKE,
+            "--jobs",
+            "3",
+            "--tool",
+            "web_fetch",
+        ])
+        .output()
+        .expect("conform runs");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert_eq!(total(&output, "pass"), total(&output, "vectors"));
+}
