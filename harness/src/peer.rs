@@ -186,14 +186,25 @@ impl Session {
 
     /// How the peer exited, as far as known.
     pub fn exit_status(&mut self) -> String {
-        let deadline = Instant::now() + Duration::from_millis(200);
-        while Instant::now() < deadline {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return status.to_string();
-            }
-            thread::sleep(Duration::from_millis(5));
+        match self.wait_until(Instant::now() + Duration::from_millis(200)) {
+            Some(status) => status.to_string(),
+            None => "still running".to_owned(),
         }
-        "still running".to_owned()
+    }
+
+    /// Waits for the peer to exit until `deadline`, polling at first often, then less.
+    fn wait_until(&mut self, deadline: Instant) -> Option<std::process::ExitStatus> {
+        let mut pause = Duration::from_micros(50);
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(5));
+        }
     }
 
     /// Kills the peer at once.
@@ -207,14 +218,9 @@ impl Session {
     pub fn finish(mut self) {
         self.send(&ToPeer::Bye);
         self.writer = None;
-        let deadline = Instant::now() + GRACE;
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            thread::sleep(Duration::from_millis(5));
+        if self.wait_until(Instant::now() + GRACE).is_none() {
+            self.kill();
         }
-        self.kill();
     }
 
     fn stderr_note(&self) -> String {

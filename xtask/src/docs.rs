@@ -6,8 +6,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
-use vvoc_harness::meta_schema;
 use vvoc_harness::vectors::{Vector, load};
+use vvoc_harness::{meta_schema, protocol};
 use vvoc_reference::catalog::{Tool, ToolSpec};
 use vvoc_reference::document::{Example, GENERATOR_COMMAND, render_catalog};
 use vvoc_reference::schema::schema_of;
@@ -54,6 +54,10 @@ pub fn outputs(specs: &[&ToolSpec], vectors: &[Vector]) -> Vec<Output> {
             path: PathBuf::from(format!("harness/schemas/{name}.schema.json")),
             content: pretty(&schema),
         });
+    }
+    for (name, schema) in protocol::schemas() {
+        let path = PathBuf::from(format!("harness/schemas/protocol/{name}.schema.json"));
+        outputs.push(Output { path, content: pretty(&schema) });
     }
     outputs
 }

@@ -1,5 +1,6 @@
 //! Project tasks behind `cargo xtask`: generating the published files, and the mutation check.
 
+pub mod bench;
 pub mod docs;
 
 use std::path::PathBuf;

@@ -20,6 +20,16 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Measure checks per second: in process, through conform peer (1 and N processes), and
+    /// with one process started per check.
+    Bench {
+        /// How many peer processes the parallel measurement uses.
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
+        /// How many vectors the process-per-check measurement runs.
+        #[arg(long, default_value_t = 500)]
+        sample: usize,
+    },
 }
 
 fn main() -> ExitCode {
@@ -38,6 +48,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let summary = xtask::docs::generate(&xtask::workspace_root(), check)?;
             println!("{summary}");
             Ok(if summary.stale().next().is_some() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+        }
+        Command::Bench { jobs, sample } => {
+            let measurements = xtask::bench::bench(&xtask::workspace_root(), jobs, sample)?;
+            print!("{}", xtask::bench::table(&measurements));
+            Ok(ExitCode::SUCCESS)
         }
     }
 }
