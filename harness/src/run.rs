@@ -132,8 +132,12 @@ pub fn run_reference(vectors: Vec<Vector>, level: Level, known_failures: &HashSe
         .into_iter()
         .map(|vector| {
             let began = Instant::now();
-            let verdict = validate_json(vector.tool, &vector.input);
-            Record::new(vector, Answer::Verdict(verdict), began.elapsed(), level, known_failures)
+            // A panicking reference (a bug, or a mutant) fails its vector, not the whole run.
+            let answer = match std::panic::catch_unwind(|| validate_json(vector.tool, &vector.input)) {
+                Ok(verdict) => Answer::Verdict(verdict),
+                Err(panic) => Answer::Crash(format!("the reference panicked: {}", panic_message(&*panic))),
+            };
+            Record::new(vector, answer, began.elapsed(), level, known_failures)
         })
         .collect();
     RunResult {
@@ -143,6 +147,14 @@ pub fn run_reference(vectors: Vec<Vector>, level: Level, known_failures: &HashSe
         elapsed: start.elapsed(),
         stderr_tail: String::new(),
     }
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default()
 }
 
 /// The plain-text summary: a per-tool table of outcomes, the pass count at every level, and

@@ -12,42 +12,18 @@ pub fn spec() -> ToolSpec {
         // that line; the full model-facing text continues after it in the host.
         description: "Edit files using exact hash-anchored line references from the latest Read output.",
         fields: vec![
-            Field::required(
-                "filePath",
-                RAW,
-                "Absolute path to the file to edit (non-empty; spaces inside the name are preserved)",
-            ),
-            Field::optional("delete", Node::Boolean, "Delete the file instead of editing it"),
-            Field::optional("rename", RAW, "Rename the file after edits are applied (non-empty when provided)"),
-            Field::required(
-                "edits",
-                Node::array(
+            field("filePath", REQ).of(RAW).describe("Absolute path to the file to edit (non-empty; spaces inside the name are preserved)"),
+            field("delete", OPT).of(Node::Boolean).describe("Delete the file instead of editing it"),
+            field("rename", OPT).of(RAW).describe("Rename the file after edits are applied (non-empty when provided)"),
+            field("edits", REQ).of(Node::array(
                     Node::Object(vec![
-                        Field::required(
-                            "op",
-                            Node::Enum(&["replace", "replace_range", "append", "prepend"]),
-                            "Operation: replace one line, replace a pos..end range, append, or prepend.",
-                        ),
-                        Field::optional(
-                            "pos",
-                            RAW,
-                            "Primary anchor in LINE#HASH#ANCHOR three-part format. Required for replace/replace_range; optional for append/prepend (no anchor inserts at the file boundary).",
-                        ),
-                        Field::optional(
-                            "end",
-                            RAW,
-                            "Optional inclusive range end anchor. With end, replace covers pos..end; required for replace_range. For append/prepend it is only a fallback when pos is omitted.",
-                        ),
-                        Field::required(
-                            "lines",
-                            Node::Union(vec![Node::array(RAW, Count::Any), RAW, Node::Null]),
-                            "Replacement or inserted lines as plain text content. null or [] deletes for replace/replace_range; [\"\"] is rejected as ambiguous.",
-                        ),
+                        field("op", REQ).of(Node::Enum(&["replace", "replace_range", "append", "prepend"])).describe("Operation: replace one line, replace a pos..end range, append, or prepend."),
+                        field("pos", OPT).of(RAW).describe("Primary anchor in LINE#HASH#ANCHOR three-part format. Required for replace/replace_range; optional for append/prepend (no anchor inserts at the file boundary)."),
+                        field("end", OPT).of(RAW).describe("Optional inclusive range end anchor. With end, replace covers pos..end; required for replace_range. For append/prepend it is only a fallback when pos is omitted."),
+                        field("lines", REQ).of(Node::Union(vec![Node::array(RAW, Count::Any), RAW, Node::Null])).describe("Replacement or inserted lines as plain text content. null or [] deletes for replace/replace_range; [\"\"] is rejected as ambiguous."),
                     ]),
                     Count::Any,
-                ),
-                "Hash-anchored edit operations to apply to the file",
-            ),
+                )).describe("Hash-anchored edit operations to apply to the file"),
         ],
         matrix: None,
         vocabularies: &["edits[].op"],

@@ -162,15 +162,46 @@ pub struct Field {
     pub default: Option<Default>,
 }
 
-impl Field {
-    /// A required member.
-    pub fn required(name: &'static str, node: Node, description: &'static str) -> Field {
-        Field { name, required: true, node, description, default: None }
-    }
+/// Whether a member must be present.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Presence {
+    /// The member must be present.
+    Required,
+    /// The member may be absent.
+    Optional,
+}
 
-    /// An optional member.
-    pub fn optional(name: &'static str, node: Node, description: &'static str) -> Field {
-        Field { name, required: false, node, description, default: None }
+/// A required member.
+pub const REQ: Presence = Presence::Required;
+/// An optional member.
+pub const OPT: Presence = Presence::Optional;
+
+/// Starts declaring the member `name`: `field("count", OPT).of(node).describe("...")`.
+///
+/// Each fact sits in its own small expression (`OPT`, the node, a bound), so that a mutation
+/// row can change one fact and nothing else.
+pub fn field(name: &'static str, presence: Presence) -> Unshaped {
+    Unshaped { name, presence }
+}
+
+/// A member whose shape is not declared yet.
+#[derive(Clone, Copy, Debug)]
+pub struct Unshaped {
+    name: &'static str,
+    presence: Presence,
+}
+
+impl Unshaped {
+    /// The member with its shape.
+    pub fn of(self, node: Node) -> Field {
+        Field { name: self.name, required: self.presence == REQ, node, description: "", default: None }
+    }
+}
+
+impl Field {
+    /// The same member with its published description.
+    pub fn describe(self, description: &'static str) -> Field {
+        Field { description, ..self }
     }
 
     /// The same member with an execute-time default.

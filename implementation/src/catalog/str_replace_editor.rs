@@ -12,37 +12,13 @@ pub fn spec() -> ToolSpec {
         // that line; the full model-facing text continues after it in the host.
         description: "Custom editing tool for viewing, creating and editing files",
         fields: vec![
-            Field::required(
-                "command",
-                Node::Enum(&["view", "create", "str_replace", "insert"]),
-                "The command to run: view, create, str_replace, or insert",
-            ),
-            Field::required("path", RAW, "Absolute path to file or directory"),
-            Field::optional(
-                "file_text",
-                RAW,
-                "create only: content of the new file; an explicitly empty string is allowed",
-            ),
-            Field::optional(
-                "old_str",
-                RAW,
-                "str_replace only: the exact, non-empty text to replace (whitespace is significant)",
-            ),
-            Field::optional(
-                "new_str",
-                RAW,
-                "str_replace replacement text (omitted defaults to empty deletion; explicit empty is valid); required for insert",
-            ),
-            Field::optional(
-                "insert_line",
-                Node::Integer(Range { min: Some(Limit::Inclusive(0)), max: None }),
-                "insert only: integer line index >= 0; new_str is inserted AFTER this line (the file-dependent upper bound is enforced by the editor)",
-            ),
-            Field::optional(
-                "view_range",
-                Node::array(Node::Integer(Range { min: None, max: None }), Count::Exactly(2)),
-                "view only: exact [start, end] line range. The length is fixed at 2; start >= 1 and end is -1 (end of file) or >= start are runtime-checked.",
-            ),
+            field("command", REQ).of(Node::Enum(&["view", "create", "str_replace", "insert"])).describe("The command to run: view, create, str_replace, or insert"),
+            field("path", REQ).of(RAW).describe("Absolute path to file or directory"),
+            field("file_text", OPT).of(RAW).describe("create only: content of the new file; an explicitly empty string is allowed"),
+            field("old_str", OPT).of(RAW).describe("str_replace only: the exact, non-empty text to replace (whitespace is significant)"),
+            field("new_str", OPT).of(RAW).describe("str_replace replacement text (omitted defaults to empty deletion; explicit empty is valid); required for insert"),
+            field("insert_line", OPT).of(Node::Integer(Range { min: Some(Limit::Inclusive(0)), max: None })).describe("insert only: integer line index >= 0; new_str is inserted AFTER this line (the file-dependent upper bound is enforced by the editor)"),
+            field("view_range", OPT).of(Node::array(Node::Integer(Range { min: None, max: None }), Count::Exactly(2))).describe("view only: exact [start, end] line range. The length is fixed at 2; start >= 1 and end is -1 (end of file) or >= start are runtime-checked."),
         ],
         matrix: Some(Matrix {
             selector: "command",

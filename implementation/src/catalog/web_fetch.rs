@@ -9,23 +9,19 @@ pub fn spec() -> ToolSpec {
         summary: "Fetch a known HTTP(S) URL and return Markdown, text, HTML, or a media attachment.",
         description: "Fetch a known HTTP or HTTPS URL using the configured provider. Returns Markdown, text, raw HTML, or an image/PDF attachment.",
         fields: vec![
-            Field::required(
-                "url",
-                Node::String(StringKind::Line),
-                "The HTTP or HTTPS URL to retrieve; the URL is requested unchanged.",
-            ),
-            Field::optional(
-                "format",
-                Node::Enum(&["markdown", "text", "html"]),
-                "Output format for textual resources: markdown, text, or html. Default markdown.",
-            )
-            .with_default(Scalar::String("markdown"), REAPPLIED),
-            Field::optional(
-                "timeout",
-                Node::Number(Range { min: Some(Limit::Exclusive(0)), max: Some(Limit::Inclusive(120)) }),
-                "Timeout in seconds: greater than 0 and at most 120; fractional values are allowed. Default 30.",
-            )
-            .with_default(Scalar::Integer(30), "re-applied at execute time; positive and at most 120"),
+            field("url", REQ)
+                .of(Node::String(StringKind::Line))
+                .describe("The HTTP or HTTPS URL to retrieve; the URL is requested unchanged."),
+            field("format", OPT)
+                .of(Node::Enum(&["markdown", "text", "html"]))
+                .describe("Output format for textual resources: markdown, text, or html. Default markdown.")
+                .with_default(Scalar::String("markdown"), REAPPLIED),
+            field("timeout", OPT)
+                .of(Node::Number(Range { min: Some(Limit::Exclusive(0)), max: Some(Limit::Inclusive(120)) }))
+                .describe(
+                    "Timeout in seconds: greater than 0 and at most 120; fractional values are allowed. Default 30.",
+                )
+                .with_default(Scalar::Integer(30), "re-applied at execute time; positive and at most 120"),
         ],
         matrix: None,
         vocabularies: &["format"],

@@ -9,18 +9,16 @@ pub fn spec() -> ToolSpec {
         summary: "Search the configured provider and return ranked Markdown results.",
         description: "Search the web using the configured provider and return ranked results as Markdown. Use for discovering information; returns titles, URLs, snippets, and dates.",
         fields: vec![
-            Field::required("query", Node::String(StringKind::Line), "The search query; the text is sent unchanged."),
-            Field::optional(
-                "count",
-                Node::Integer(Range { min: Some(Limit::Inclusive(1)), max: Some(Limit::Inclusive(20)) }),
-                "Number of results, integer 1 through 20, default 8.",
-            )
-            .with_default(Scalar::Integer(8), REAPPLIED),
-            Field::optional(
-                "freshness",
-                Node::Enum(&["day", "week", "month", "year"]),
-                "Optional time window restricting results: day, week, month, or year.",
-            ),
+            field("query", REQ)
+                .of(Node::String(StringKind::Line))
+                .describe("The search query; the text is sent unchanged."),
+            field("count", OPT)
+                .of(Node::Integer(Range { min: Some(Limit::Inclusive(1)), max: Some(Limit::Inclusive(20)) }))
+                .describe("Number of results, integer 1 through 20, default 8.")
+                .with_default(Scalar::Integer(8), REAPPLIED),
+            field("freshness", OPT)
+                .of(Node::Enum(&["day", "week", "month", "year"]))
+                .describe("Optional time window restricting results: day, week, month, or year."),
         ],
         matrix: None,
         vocabularies: &["freshness"],

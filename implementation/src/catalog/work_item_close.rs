@@ -9,7 +9,7 @@ pub fn spec() -> ToolSpec {
         id: "work_item_close",
         summary: "Close a same-session work item once its reviews are complete and no concerns remain open.",
         description: "Close a workflow work item by id when it is ready_to_close.",
-        fields: vec![Field::required("workItemId", ID, "Non-empty id of the work item to close.")],
+        fields: vec![field("workItemId", REQ).of(ID).describe("Non-empty id of the work item to close.")],
         matrix: None,
         vocabularies: &[],
         prerequisites: &["same-session work item in ready_to_close state"],

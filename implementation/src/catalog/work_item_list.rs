@@ -8,11 +8,11 @@ pub fn spec() -> ToolSpec {
         id: "work_item_list",
         summary: "List current-session work items, native plan runs, and generic executions with contract identity.",
         description: "List workflow work items for the current session.",
-        fields: vec![Field::optional(
-            "includeClosed",
-            Node::Boolean,
-            "Include closed work items in the listing; defaults to false.",
-        )],
+        fields: vec![
+            field("includeClosed", OPT)
+                .of(Node::Boolean)
+                .describe("Include closed work items in the listing; defaults to false."),
+        ],
         matrix: None,
         vocabularies: &[],
         prerequisites: &["same-session store hydration from the plugin context"],

@@ -10,27 +10,11 @@ pub fn spec() -> ToolSpec {
         summary: "Open one or more work items idempotently, or register/append generic execution tasks.",
         description: "Open one or more workflow work items idempotently with explicit mode and requiredReviewers.",
         fields: vec![
-            Field::required(
-                "items",
-                Node::array(item(), Count::AtLeast(1)),
-                "Non-empty batch of work items or generic task bindings (unbounded count).",
-            ),
-            Field::optional(
-                "execution",
-                execution(),
-                "Generic execution descriptor for registration; mutually exclusive with runId. Requires the trusted workspace root from the plugin context.",
-            ),
-            Field::optional(
-                "runId",
-                NONBLANK,
-                "Existing generic execution to append to; mutually exclusive with execution.",
-            ),
-            Field::optional(
-                "amendmentId",
-                ID,
-                "Bounded amendment identity (trimmed, at most 128 characters); required with runId appends.",
-            ),
-            Field::optional("rationale", TEXT, "Bounded amendment rationale; required with runId appends."),
+            field("items", REQ).of(Node::array(item(), Count::AtLeast(1))).describe("Non-empty batch of work items or generic task bindings (unbounded count)."),
+            field("execution", OPT).of(execution()).describe("Generic execution descriptor for registration; mutually exclusive with runId. Requires the trusted workspace root from the plugin context."),
+            field("runId", OPT).of(NONBLANK).describe("Existing generic execution to append to; mutually exclusive with execution."),
+            field("amendmentId", OPT).of(ID).describe("Bounded amendment identity (trimmed, at most 128 characters); required with runId appends."),
+            field("rationale", OPT).of(TEXT).describe("Bounded amendment rationale; required with runId appends."),
         ],
         matrix: None,
         vocabularies: &["items[].mode", "execution.source.kind"],

@@ -1,0 +1,138 @@
+//! Building a scratch copy and running its vector suite, within time limits.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, Result};
+use serde_json::Value;
+
+use super::scratch::Scratch;
+
+/// What a build or a suite run came to.
+#[derive(Clone, Debug)]
+pub enum Step<T> {
+    /// It finished with this result.
+    Done(T),
+    /// It did not finish in time and was killed.
+    TimedOut,
+}
+
+/// The suite's verdict on one build.
+#[derive(Clone, Debug, Default)]
+pub struct SuiteResult {
+    /// Failing vectors by name, each with its expectation, what came back, and a one-line summary.
+    pub failures: BTreeMap<String, Failure>,
+    /// How many vectors ran.
+    pub vectors: usize,
+}
+
+/// One failing vector.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    /// The expected verdict.
+    pub expected: Value,
+    /// What the mutant answered.
+    pub received: Value,
+    /// One line on the difference, such as `expected reject at count, received accept`.
+    pub what: String,
+}
+
+/// The output of a build that failed.
+#[derive(Clone, Debug)]
+pub struct BuildFailure {
+    /// The compiler's messages.
+    pub log: String,
+}
+
+/// Builds the suite's runner (`conform`) in the copy with the `mutants` profile.
+pub fn build(scratch: &Scratch, limit: Duration, extra_env: &[(&str, &str)]) -> Result<Step<Result<String, BuildFailure>>> {
+    let mut command = Command::new(env!("CARGO"));
+    command
+        .current_dir(&scratch.tree)
+        .args(["build", "--profile", "mutants", "--offline", "-p", "vvoc-harness", "--bin", "conform"])
+        .arg("--target-dir")
+        .arg(&scratch.target)
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("RUSTFLAGS");
+    for (key, value) in extra_env {
+        command.env(key, value);
+    }
+    match run_bounded(&mut command, limit)? {
+        Step::TimedOut => Ok(Step::TimedOut),
+        Step::Done((true, log)) => Ok(Step::Done(Ok(log))),
+        Step::Done((false, log)) => Ok(Step::Done(Err(BuildFailure { log }))),
+    }
+}
+
+/// Runs the built suite over the copy's vectors; `mutant` selects a switched mutant.
+pub fn run(scratch: &Scratch, report: &Path, limit: Duration, mutant: Option<u32>) -> Result<Step<SuiteResult>> {
+    let conform = scratch.target.join("mutants").join("conform");
+    let _ = std::fs::remove_dir_all(report);
+    let mut command = Command::new(&conform);
+    command.current_dir(&scratch.tree).args(["run", "--vectors", "vectors", "--report"]).arg(report);
+    match mutant {
+        Some(id) => command.env(super::switch::ENV, id.to_string()),
+        None => command.env_remove(super::switch::ENV),
+    };
+    match run_bounded(&mut command, limit)? {
+        Step::TimedOut => Ok(Step::TimedOut),
+        Step::Done((_, log)) => {
+            let path = report.join("conformance.json");
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("the suite wrote no report ({}):\n{log}", path.display()))?;
+            Ok(Step::Done(parse_report(&text)?))
+        }
+    }
+}
+
+/// Reads the failing vectors out of a `conformance.json`.
+pub fn parse_report(text: &str) -> Result<SuiteResult> {
+    let report: Value = serde_json::from_str(text).context("the suite's report is not JSON")?;
+    let results = report.get("results").and_then(Value::as_array).context("the suite's report has no results")?;
+    let mut failures = BTreeMap::new();
+    for result in results {
+        let field = |name: &str| result.get(name).cloned().unwrap_or(Value::Null);
+        if field("outcome").as_str() == Some("pass") {
+            continue;
+        }
+        let name = field("vector").as_str().unwrap_or_default().to_owned();
+        let what = field("what").as_str().unwrap_or_default().to_owned();
+        failures.insert(name, Failure { expected: field("expected"), received: field("received"), what });
+    }
+    Ok(SuiteResult { failures, vectors: results.len() })
+}
+
+/// Runs a command with its output captured, killing it after `limit`; whether it succeeded
+/// and what it printed.
+fn run_bounded(command: &mut Command, limit: Duration) -> Result<Step<(bool, String)>> {
+    let log = tempfile::NamedTempFile::new().context("cannot create a log file")?;
+    let out = log.reopen().context("cannot open the log file")?;
+    let err = log.reopen().context("cannot open the log file")?;
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(out))
+        .stderr(Stdio::from(err))
+        .spawn()
+        .with_context(|| format!("cannot start {command:?}"))?;
+    let deadline = Instant::now() + limit;
+    let mut pause = Duration::from_millis(1);
+    let status = loop {
+        if let Some(status) = child.try_wait().context("cannot wait for a child process")? {
+            break Some(status);
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(20));
+    };
+    let text = std::fs::read_to_string(log.path()).unwrap_or_default();
+    Ok(match status {
+        Some(status) => Step::Done((status.success(), text)),
+        None => Step::TimedOut,
+    })
+}
