@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod docs;
+pub mod mutants;
 
 use std::path::PathBuf;
 

@@ -20,6 +20,11 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// The mutation check: apply each row in a scratch copy and require its vectors to fail.
+    ///
+    /// Exit codes: 0 every run row caught; 1 usage error; 2 missed, imprecise or unviable rows;
+    /// 3 timeouts; 4 the baseline fails; 5 stale rows.
+    Mutants(MutantsArgs),
     /// Measure checks per second: in process, through conform peer (1 and N processes), and
     /// with one process started per check.
     Bench {
@@ -29,6 +34,54 @@ enum Command {
         /// How many vectors the process-per-check measurement runs.
         #[arg(long, default_value_t = 500)]
         sample: usize,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+struct MutantsArgs {
+    #[command(subcommand)]
+    merge: Option<MutantsCommand>,
+    /// Only rows whose id contains this text (repeatable).
+    #[arg(long = "row", value_name = "TEXT")]
+    rows: Vec<String>,
+    /// List the selected rows and exit.
+    #[arg(long)]
+    list: bool,
+    /// Only rows touched since this git revision: their file changed, their caught_by vectors
+    /// changed, or they were added.
+    #[arg(long, value_name = "BASE")]
+    changed: Option<String>,
+    /// Only shard K of N (a stable split by row id), such as 1/4.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<xtask::mutants::select::Shard>,
+    /// Parallel workers (default: the number of cores).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    /// List every inventory rule with its reject vectors and rows; fail if one lacks either.
+    #[arg(long)]
+    coverage: bool,
+    /// Rebuild every row alone instead of compiling switchable rows into one build.
+    #[arg(long)]
+    no_switch: bool,
+    /// The workspace to check (default: this one).
+    #[arg(long, value_name = "DIR")]
+    workspace: Option<std::path::PathBuf>,
+    /// Where to write mutants.json, mutants.md and rows/ (default: reports/mutants).
+    #[arg(long, value_name = "DIR")]
+    report: Option<std::path::PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+enum MutantsCommand {
+    /// Join shard reports (folders holding mutants.json) into one report.
+    Merge {
+        /// The shard report folders.
+        #[arg(required = true, value_name = "DIR")]
+        dirs: Vec<std::path::PathBuf>,
+        /// Where the joined report goes (default: reports/mutants).
+        #[arg(long, value_name = "DIR")]
+        into: Option<std::path::PathBuf>,
     },
 }
 
@@ -49,10 +102,50 @@ fn run(cli: Cli) -> Result<ExitCode> {
             println!("{summary}");
             Ok(if summary.stale().next().is_some() { ExitCode::from(1) } else { ExitCode::SUCCESS })
         }
+        Command::Mutants(args) => mutants(args),
         Command::Bench { jobs, sample } => {
             let measurements = xtask::bench::bench(&xtask::workspace_root(), jobs, sample)?;
             print!("{}", xtask::bench::table(&measurements));
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+fn mutants(args: MutantsArgs) -> Result<ExitCode> {
+    use xtask::mutants::{self, report};
+    let root = args.workspace.unwrap_or_else(xtask::workspace_root);
+    if let Some(MutantsCommand::Merge { dirs, into }) = args.merge {
+        let reports = dirs.iter().map(|d| mutants::read_report(&d.join("mutants.json"))).collect::<Result<Vec<_>>>()?;
+        let merged = report::merge(&reports)?;
+        let into = into.unwrap_or_else(|| root.join("reports").join("mutants"));
+        std::fs::create_dir_all(&into)?;
+        std::fs::write(into.join("mutants.json"), format!("{}\n", serde_json::to_string_pretty(&merged)?))?;
+        std::fs::write(into.join("mutants.md"), report::markdown(&merged))?;
+        println!("{}", report::summary_line(&merged));
+        return Ok(ExitCode::from(report::exit_code_of(&merged)));
+    }
+    if args.coverage {
+        let rows = match mutants::rows::load(&root) {
+            Ok(rows) => rows,
+            Err(error) => {
+                eprintln!("error: {error}");
+                return Ok(ExitCode::from(1));
+            }
+        };
+        let complete = mutants::coverage::report(&root, &rows)?;
+        return Ok(if complete { ExitCode::SUCCESS } else { ExitCode::from(2) });
+    }
+    let mut options = mutants::Options::new(&root);
+    options.rows = args.rows;
+    options.list = args.list;
+    options.changed = args.changed;
+    options.shard = args.shard;
+    options.switch = !args.no_switch;
+    if let Some(jobs) = args.jobs {
+        options.jobs = jobs.max(1);
+    }
+    if let Some(report) = args.report {
+        options.report = report;
+    }
+    Ok(ExitCode::from(mutants::run(&options)?))
 }

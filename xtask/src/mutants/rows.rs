@@ -100,7 +100,8 @@ pub fn load(root: &Path) -> Result<Vec<Row>, RowsError> {
     let mut seen: BTreeMap<String, PathBuf> = BTreeMap::new();
     for file in files {
         let source = file.strip_prefix(root).unwrap_or(&file).to_string_lossy().replace('\\', "/");
-        let text = std::fs::read_to_string(&file).map_err(|e| RowsError::Read { file: file.clone(), reason: e.to_string() })?;
+        let text = std::fs::read_to_string(&file)
+            .map_err(|e| RowsError::Read { file: file.clone(), reason: e.to_string() })?;
         for row in parse(&file, &source, &text)? {
             if let Some(first) = seen.insert(row.id.clone(), file.clone()) {
                 return Err(RowsError::DuplicateId { id: row.id, first, second: file });
@@ -113,12 +114,12 @@ pub fn load(root: &Path) -> Result<Vec<Row>, RowsError> {
 
 /// The rows of one file's text.
 pub fn parse(file: &Path, source: &str, text: &str) -> Result<Vec<Row>, RowsError> {
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| RowsError::Read { file: file.to_owned(), reason: format!("not valid JSON: {e}") })?;
-    let list = value
-        .get("rows")
-        .and_then(Value::as_array)
-        .ok_or_else(|| RowsError::Read { file: file.to_owned(), reason: "a row file is {\"rows\": [...]}".to_owned() })?;
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| RowsError::Read { file: file.to_owned(), reason: format!("not valid JSON: {e}") })?;
+    let list = value.get("rows").and_then(Value::as_array).ok_or_else(|| RowsError::Read {
+        file: file.to_owned(),
+        reason: "a row file is {\"rows\": [...]}".to_owned(),
+    })?;
     list.iter()
         .enumerate()
         .map(|(index, row)| {
@@ -129,7 +130,11 @@ pub fn parse(file: &Path, source: &str, text: &str) -> Result<Vec<Row>, RowsErro
                 None => Vec::new(),
                 Some(Value::Array(names)) => names
                     .iter()
-                    .map(|n| n.as_str().map(str::to_owned).ok_or_else(|| error("\"caught_by\" holds vector names".to_owned())))
+                    .map(|n| {
+                        n.as_str()
+                            .map(str::to_owned)
+                            .ok_or_else(|| error("\"caught_by\" holds vector names".to_owned()))
+                    })
                     .collect::<Result<_, _>>()?,
                 Some(_) => return Err(error("\"caught_by\" must be an array of vector names".to_owned())),
             };

@@ -41,7 +41,8 @@ impl Scratch {
         }
         for relative in files(&tree, Path::new(""))? {
             if !wanted.contains(&relative) {
-                fs::remove_file(tree.join(&relative)).with_context(|| format!("cannot remove {}", relative.display()))?;
+                fs::remove_file(tree.join(&relative))
+                    .with_context(|| format!("cannot remove {}", relative.display()))?;
             }
         }
         Ok(Scratch { tree, target })
@@ -64,10 +65,8 @@ impl Scratch {
 fn files(root: &Path, relative: &Path) -> Result<Vec<PathBuf>> {
     let dir = root.join(relative);
     let mut found = Vec::new();
-    let mut entries: Vec<_> = fs::read_dir(&dir)
-        .with_context(|| format!("cannot read {}", dir.display()))?
-        .flatten()
-        .collect();
+    let mut entries: Vec<_> =
+        fs::read_dir(&dir).with_context(|| format!("cannot read {}", dir.display()))?.flatten().collect();
     entries.sort_by_key(fs::DirEntry::file_name);
     for entry in entries {
         let name = entry.file_name();

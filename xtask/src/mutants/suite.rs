@@ -47,7 +47,11 @@ pub struct BuildFailure {
 }
 
 /// Builds the suite's runner (`conform`) in the copy with the `mutants` profile.
-pub fn build(scratch: &Scratch, limit: Duration, extra_env: &[(&str, &str)]) -> Result<Step<Result<String, BuildFailure>>> {
+pub fn build(
+    scratch: &Scratch,
+    limit: Duration,
+    extra_env: &[(&str, &str)],
+) -> Result<Step<Result<String, BuildFailure>>> {
     let mut command = Command::new(env!("CARGO"));
     command
         .current_dir(&scratch.tree)
@@ -135,4 +139,54 @@ fn run_bounded(command: &mut Command, limit: Duration) -> Result<Step<(bool, Str
         Some(status) => Step::Done((status.success(), text)),
         None => Step::TimedOut,
     })
+}
+
+/// Builds like [`build`], reading the compiler's errors: each as the file and byte range it
+/// points at (empty when the build succeeds).
+pub fn build_json(scratch: &Scratch, limit: Duration) -> Result<Step<Vec<(String, usize, usize)>>> {
+    let mut command = Command::new(env!("CARGO"));
+    command
+        .current_dir(&scratch.tree)
+        .args([
+            "build",
+            "--profile",
+            "mutants",
+            "--offline",
+            "--message-format=json",
+            "-p",
+            "vvoc-harness",
+            "--bin",
+            "conform",
+        ])
+        .arg("--target-dir")
+        .arg(&scratch.target)
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("RUSTFLAGS");
+    let Step::Done((success, log)) = run_bounded(&mut command, limit)? else { return Ok(Step::TimedOut) };
+    if success {
+        return Ok(Step::Done(Vec::new()));
+    }
+    let mut errors = Vec::new();
+    for line in log.lines().filter(|l| l.starts_with('{')) {
+        let Ok(message) = serde_json::from_str::<Value>(line) else { continue };
+        let diagnostic = &message["message"];
+        if message["reason"] != "compiler-message" || diagnostic["level"] != "error" {
+            continue;
+        }
+        let spans = diagnostic["spans"].as_array().map(Vec::as_slice).unwrap_or_default();
+        for span in spans {
+            let file = span["file_name"].as_str().unwrap_or_default().to_owned();
+            let start = span["byte_start"].as_u64().unwrap_or(0) as usize;
+            let end = span["byte_end"].as_u64().unwrap_or(0) as usize;
+            errors.push((file, start, end));
+        }
+        if spans.is_empty() {
+            errors.push((String::new(), 0, 0));
+        }
+    }
+    if errors.is_empty() {
+        // A failure without a located error (a linker failure, say) blames no mutant in particular.
+        errors.push((String::new(), 0, 0));
+    }
+    Ok(Step::Done(errors))
 }

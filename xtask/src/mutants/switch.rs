@@ -1,0 +1,360 @@
+//! Mutant switching: many rows compiled into one build, each behind a run-time switch.
+//!
+//! A row's change is narrowed to the smallest Rust expression (or statement) that contains it,
+//! and that region becomes `{ if on(K) { <mutated> } else { <original> } }`. The suite then runs
+//! once per mutant with `VVOC_MUTANT=K`. Regions are found by a small lexical heuristic; a row
+//! whose region is not an expression simply fails to compile, is dropped from the switched
+//! build, and is rebuilt on its own instead.
+
+/// The environment variable that selects the active mutant.
+pub const ENV: &str = "VVOC_MUTANT";
+
+/// The module injected into the mutated crate's `lib.rs`: `on(K)` is true for the active mutant.
+pub const MODULE: &str = r#"
+
+#[doc(hidden)]
+#[allow(missing_docs, unreachable_pub, clippy::all)]
+pub mod __vvoc_mutant {
+    pub fn on(id: u32) -> bool {
+        static ACTIVE: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+        *ACTIVE.get_or_init(|| std::env::var("VVOC_MUTANT").ok().and_then(|v| v.parse().ok()).unwrap_or(0)) == id
+    }
+}
+"#;
+
+/// Where a switched mutant sits in its file: the byte range of the original region, and the
+/// region's text with and without the mutation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// Start of the region in the original file.
+    pub start: usize,
+    /// End of the region in the original file.
+    pub end: usize,
+    /// The region's original text.
+    pub original: String,
+    /// The region's text with the row applied.
+    pub mutated: String,
+}
+
+/// The region of a row's change in `text`, where `find` occurs once; `None` when no region
+/// looks like an expression or statement.
+pub fn region(text: &str, find: &str, replace: &str) -> Option<Region> {
+    let at = text.find(find)?;
+    let strings = string_spans(text);
+    let prefix = common_prefix(find, replace);
+    let suffix = common_suffix(&find[prefix..], &replace[prefix..]);
+    let (mut start, mut end) = (at + prefix, at + find.len() - suffix);
+    // Surrounding whitespace is not part of the change.
+    while start < end && text[start..].starts_with(char::is_whitespace) {
+        start += text[start..].chars().next().map_or(1, char::len_utf8);
+    }
+    while end > start && text[..end].ends_with(char::is_whitespace) {
+        end -= text[..end].chars().next_back().map_or(1, char::len_utf8);
+    }
+    for _ in 0..64 {
+        (start, end) = widen_to_tokens(text, &strings, start, end);
+        if end > start && balanced(&text[start..end]) && fits(text, start, end) {
+            // The region holds the change (or, when only whitespace around it was dropped, the
+            // change without that whitespace).
+            let (changed_start, changed_end) = (at + prefix, at + find.len() - suffix);
+            let middle = &replace[prefix..replace.len() - suffix];
+            let head = text.get(start..changed_start).unwrap_or_default();
+            let tail = text.get(changed_end..end).unwrap_or_default();
+            let middle = if start > changed_start || end < changed_end { middle.trim() } else { middle };
+            return Some(Region {
+                start,
+                end,
+                original: text[start..end].to_owned(),
+                mutated: format!("{head}{middle}{tail}"),
+            });
+        }
+        (start, end) = enclosing_group(text, &strings, start, end)?;
+    }
+    None
+}
+
+/// `text` with every region wrapped in its switch; regions must not overlap.
+pub fn apply(text: &str, regions: &[(u32, &Region)]) -> String {
+    let mut sorted: Vec<&(u32, &Region)> = regions.iter().collect();
+    sorted.sort_by_key(|(_, r)| std::cmp::Reverse(r.start));
+    let mut out = text.to_owned();
+    for (id, r) in sorted {
+        let wrapped = format!("{{ if crate::__vvoc_mutant::on({id}) {{ {} }} else {{ {} }} }}", r.mutated, r.original);
+        out.replace_range(r.start..r.end, &wrapped);
+    }
+    out
+}
+
+fn common_prefix(a: &str, b: &str) -> usize {
+    a.char_indices().zip(b.chars()).find(|((_, x), y)| x != y).map_or(a.len().min(b.len()), |((i, _), _)| i)
+}
+
+fn common_suffix(a: &str, b: &str) -> usize {
+    let n = a.chars().rev().zip(b.chars().rev()).take_while(|(x, y)| x == y).map(|(x, _)| x.len_utf8()).sum::<usize>();
+    n.min(a.len()).min(b.len())
+}
+
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Widens a range to whole words, `::` paths, string literals, a call's arguments and a
+/// leading `&`.
+fn widen_to_tokens(text: &str, strings: &[(usize, usize)], mut start: usize, mut end: usize) -> (usize, usize) {
+    loop {
+        let before = (start, end);
+        for &(s, e) in strings {
+            if (s < start && start < e) || (s < end && end < e) || (start == end && s <= start && end <= e && s < e) {
+                start = start.min(s);
+                end = end.max(e);
+            }
+        }
+        while let Some(c) = text[..start].chars().next_back() {
+            if is_word(c) {
+                start -= c.len_utf8();
+            } else if text[..start].ends_with("::") {
+                start -= 2;
+            } else {
+                break;
+            }
+        }
+        while let Some(c) = text[end..].chars().next() {
+            if is_word(c) {
+                end += c.len_utf8();
+            } else if text[end..].starts_with("::") {
+                end += 2;
+            } else {
+                break;
+            }
+        }
+        // A call or macro: take its arguments along (`Node::array(...)`, `vec![...]`).
+        if end > start {
+            let rest = &text[end..];
+            let open = if rest.starts_with("![") || rest.starts_with("!(") {
+                Some(end + 1)
+            } else if rest.starts_with('(') || rest.starts_with('[') {
+                Some(end)
+            } else {
+                None
+            };
+            if let Some(open) = open.filter(|_| text[..end].chars().next_back().is_some_and(is_word)) {
+                if let Some(close) = matching(text, strings, open) {
+                    end = close + 1;
+                }
+            }
+        }
+        if text[..start].ends_with('&') {
+            start -= 1;
+        }
+        if (start, end) == before {
+            return (start, end);
+        }
+    }
+}
+
+/// Whether the region sits where an expression or a statement may stand.
+fn fits(text: &str, start: usize, end: usize) -> bool {
+    let prev = text[..start].trim_end().chars().next_back();
+    let next = text[end..].trim_start().chars().next();
+    let region = text[start..end].trim_end();
+    let statement = (region.ends_with(';') || region.ends_with('}')) && matches!(prev, Some(';' | '{' | '}'));
+    let expression = matches!(prev, Some('(' | '[' | '{' | ',' | '=' | ':' | '>'))
+        && !text[..start].trim_end().ends_with("::")
+        && !text[..start].trim_end().ends_with("->")
+        && matches!(next, Some(')' | ']' | '}' | ',' | ';' | '.'));
+    statement || expression
+}
+
+fn balanced(region: &str) -> bool {
+    let mut depth = 0i32;
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in region.chars() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    depth == 0 && !in_string
+}
+
+/// The innermost bracket group strictly around the range, brackets included.
+fn enclosing_group(text: &str, strings: &[(usize, usize)], start: usize, end: usize) -> Option<(usize, usize)> {
+    let in_string = |i: usize| strings.iter().any(|&(s, e)| s <= i && i < e);
+    let mut depth = 0i32;
+    let mut open = None;
+    for (i, c) in text[..start].char_indices().rev() {
+        if in_string(i) {
+            continue;
+        }
+        match c {
+            ')' | ']' | '}' => depth += 1,
+            '(' | '[' | '{' if depth == 0 => {
+                open = Some(i);
+                break;
+            }
+            '(' | '[' | '{' => depth -= 1,
+            _ => {}
+        }
+    }
+    let open = open?;
+    let close = matching(text, strings, open)?;
+    (close >= end.saturating_sub(1)).then_some((open, close + 1))
+}
+
+/// The index of the bracket closing the one at `open`.
+fn matching(text: &str, strings: &[(usize, usize)], open: usize) -> Option<usize> {
+    let in_string = |i: usize| strings.iter().any(|&(s, e)| s <= i && i < e);
+    let mut depth = 0i32;
+    for (i, c) in text[open..].char_indices() {
+        let i = i + open;
+        if in_string(i) {
+            continue;
+        }
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The byte ranges of the string literals of a Rust file (quotes included), comments skipped.
+fn string_spans(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'\''
+                if bytes.get(i + 2) == Some(&b'\'')
+                    || (bytes.get(i + 1) == Some(&b'\\') && bytes.get(i + 3) == Some(&b'\'')) =>
+            {
+                // A character literal such as 'x' or '\n' (a lifetime has no closing quote).
+                i += if bytes[i + 1] == b'\\' { 4 } else { 3 };
+                continue;
+            }
+            b'r' if bytes.get(i + 1) == Some(&b'#')
+                || (bytes.get(i + 1) == Some(&b'"') && (i == 0 || !is_word(bytes[i - 1] as char))) =>
+            {
+                let start = i;
+                let mut hashes = 0;
+                i += 1;
+                while bytes.get(i) == Some(&b'#') {
+                    hashes += 1;
+                    i += 1;
+                }
+                if bytes.get(i) != Some(&b'"') {
+                    continue;
+                }
+                let closing = format!("\"{}", "#".repeat(hashes));
+                match text[i + 1..].find(&closing) {
+                    Some(n) => {
+                        i = i + 1 + n + closing.len();
+                        spans.push((start, i));
+                    }
+                    None => return spans,
+                }
+                continue;
+            }
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+                spans.push((start, i.min(bytes.len())));
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    spans
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wrapped(text: &str, find: &str, replace: &str) -> Option<String> {
+        region(text, find, replace).map(|r| apply(text, &[(7, &r)]))
+    }
+
+    #[test]
+    fn a_changed_number_is_switched_alone() {
+        let text = "let r = Range { min: Some(Limit::Inclusive(1)), max: Some(Limit::Inclusive(20)) };";
+        assert_eq!(
+            wrapped(text, "Inclusive(20)", "Inclusive(21)").as_deref(),
+            Some(
+                "let r = Range { min: Some(Limit::Inclusive(1)), max: Some(Limit::Inclusive({ if crate::__vvoc_mutant::on(7) { 21 } else { 20 } })) };"
+            )
+        );
+    }
+
+    #[test]
+    fn a_changed_token_is_switched_as_a_whole_word() {
+        let text = "    field(\"count\", OPT).of(NONBLANK).describe(\"x\"),";
+        let got = wrapped(text, "field(\"count\", OPT)", "field(\"count\", REQ)").expect("a region");
+        assert!(got.contains("field(\"count\", { if crate::__vvoc_mutant::on(7) { REQ } else { OPT } })"), "{got}");
+        let got = wrapped(text, "of(NONBLANK)", "of(ID)").expect("a region");
+        assert!(got.contains(".of({ if crate::__vvoc_mutant::on(7) { ID } else { NONBLANK } })"), "{got}");
+    }
+
+    #[test]
+    fn a_shortened_list_is_switched_as_the_whole_literal() {
+        let text = "x(Node::Enum(&[\"day\", \"week\", \"year\"]));";
+        let got = wrapped(text, ", \"year\"]", "]").expect("a region");
+        assert_eq!(
+            got,
+            "x(Node::Enum({ if crate::__vvoc_mutant::on(7) { &[\"day\", \"week\"] } else { &[\"day\", \"week\", \"year\"] } }));"
+        );
+    }
+
+    #[test]
+    fn a_deleted_statement_is_switched_as_a_statement() {
+        let text = "fn f() {\n    a();\n    out.branch(X, y);\n    b();\n}\n";
+        let got = wrapped(text, "    out.branch(X, y);\n", "").expect("a region");
+        assert!(got.contains("{ if crate::__vvoc_mutant::on(7) {  } else { out.branch(X, y); } }"), "{got}");
+    }
+
+    #[test]
+    fn a_changed_string_is_switched_as_the_whole_string() {
+        let text = "let m = String::from(\"must be >= 1\");";
+        let got = wrapped(text, ">= 1", ">= 2").expect("a region");
+        assert!(
+            got.contains(
+                "String::from({ if crate::__vvoc_mutant::on(7) { \"must be >= 2\" } else { \"must be >= 1\" } })"
+            ),
+            "{got}"
+        );
+    }
+}
