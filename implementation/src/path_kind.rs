@@ -101,13 +101,10 @@ pub fn exact_file(t: &[u16]) -> Result<&[u16], PathReason> {
     Ok(t)
 }
 
-/// The directory-subtree rule (§5.2): one trailing `/` removed, then the exact-file rule.
+/// The directory-subtree rule (§5.2): one trailing `/` removed, then the exact-file rule (which
+/// finds `/` to be an empty path, not an absolute one, because the emptiness check comes first).
 pub fn directory_subtree(t: &[u16]) -> Result<&[u16], PathReason> {
-    let stripped = t.strip_suffix(&[SLASH]).unwrap_or(t);
-    if stripped.is_empty() {
-        return Err(PathReason::EmptyPath);
-    }
-    exact_file(stripped)
+    exact_file(t.strip_suffix(&[SLASH]).unwrap_or(t))
 }
 
 #[cfg(test)]

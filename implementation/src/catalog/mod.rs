@@ -380,7 +380,7 @@ pub struct Matrix {
     /// The selector field (`decision`, `action`, `command`); it names the selector in messages.
     pub selector: &'static str,
     /// One row per selector value, in the enum's order.
-    pub rows: &'static [MatrixRow],
+    pub rows: Vec<MatrixRow>,
 }
 
 /// The fields one selector value consumes, in the order its `expected` string lists them.

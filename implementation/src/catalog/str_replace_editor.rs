@@ -22,7 +22,7 @@ pub fn spec() -> ToolSpec {
         ],
         matrix: Some(Matrix {
             selector: "command",
-            rows: &[
+            rows: vec![
                 MatrixRow { value: "view", consumes: &["command", "path", "view_range"] },
                 MatrixRow { value: "create", consumes: &["command", "path", "file_text"] },
                 MatrixRow { value: "str_replace", consumes: &["command", "path", "old_str", "new_str"] },

@@ -52,7 +52,7 @@ pub fn spec() -> ToolSpec {
         ],
         matrix: Some(Matrix {
             selector: "action",
-            rows: &[
+            rows: vec![
                 MatrixRow {
                     value: "register",
                     consumes: &["planPath", "runId", "amendmentId", "rationale", "tasks", "checkpoints"],

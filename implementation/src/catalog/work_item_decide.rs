@@ -27,7 +27,7 @@ pub fn spec() -> ToolSpec {
         ],
         matrix: Some(Matrix {
             selector: "decision",
-            rows: &[
+            rows: vec![
                 MatrixRow { value: "accept", consumes: ACCEPT_OR_REQUEST_CHANGES },
                 MatrixRow { value: "request_changes", consumes: ACCEPT_OR_REQUEST_CHANGES },
                 MatrixRow {

@@ -162,7 +162,7 @@ pub fn run(options: &Options) -> Result<u8> {
     let mut queue: Vec<Mutant> =
         mutants.into_iter().map(|((file, find, replace), rows)| Mutant { file, find, replace, rows }).collect();
     if options.switch {
-        queue = run_switched(options, &base, &limits, queue, &progress, &mut results)?;
+        queue = run_switched(options, &worker_zero, &base, &limits, queue, &progress, &mut results)?;
     }
     run_rebuilt(options, &base, worker_zero, &limits, queue, &progress, &mut results)?;
     progress.finish();
@@ -225,10 +225,12 @@ struct Mutant {
     rows: Vec<Row>,
 }
 
-/// The switched phase: one build for every mutant whose change is an expression of the
-/// implementation crate; returns the mutants left for rebuilding.
+/// The switched phase, in worker 0's copy: one build for every mutant whose change is an
+/// expression of the implementation crate; returns the mutants left for rebuilding, with the
+/// copy put back as it was.
 fn run_switched(
     options: &Options,
+    scratch: &Scratch,
     base: &Path,
     limits: &Limits,
     queue: Vec<Mutant>,
@@ -253,10 +255,12 @@ fn run_switched(
             .then(|| switch::region(&text, &mutant.find, &mutant.replace))
             .flatten();
         match region {
+            // Overlapping regions cannot both be switched, unless they are the very same region.
             Some(region)
-                if !switched
-                    .iter()
-                    .any(|(_, m, r)| m.file == mutant.file && r.start < region.end && region.start < r.end) =>
+                if !switched.iter().any(|(_, m, r)| {
+                    let same = (r.start, r.end) == (region.start, region.end);
+                    m.file == mutant.file && r.start < region.end && region.start < r.end && !same
+                }) =>
             {
                 let id = switched.len() as u32 + 1;
                 switched.push((id, mutant, region));
@@ -267,9 +271,10 @@ fn run_switched(
     if switched.is_empty() {
         return Ok(rest);
     }
-    let scratch = Scratch::sync(&options.root, &base.join("switch"))?;
     let lib_text = std::fs::read_to_string(options.root.join(lib)).with_context(|| format!("cannot read {lib}"))?;
     texts.entry(lib.to_owned()).or_insert(lib_text);
+    // Whatever happens below, the copy is put back as it was for the rebuild phase.
+    let _restore = Restore { scratch, files: texts.clone() };
     let build_started = Instant::now();
     // Drop the mutants the compiler refuses, a few rounds at most; the dropped ones are rebuilt.
     for round in 0..12 {
@@ -277,7 +282,11 @@ fn run_switched(
         for (id, mutant, region) in &switched {
             by_file.entry(mutant.file.clone()).or_default().push((*id, region.clone()));
         }
-        by_file.entry(lib.to_owned()).or_default();
+        // Every file considered is written each round, so a file whose mutants were all dropped
+        // goes back to its original text.
+        for file in texts.keys() {
+            by_file.entry(file.clone()).or_default();
+        }
         let mut spans: BTreeMap<String, Vec<(u32, usize, usize)>> = BTreeMap::new();
         for (file, regions) in &by_file {
             let original = &texts[file];
@@ -289,27 +298,21 @@ fn run_switched(
             }
             scratch.write(file, &wrapped)?;
         }
-        let errors = match suite::build_json(&scratch, limits.build)? {
+        let errors = match suite::build_json(scratch, limits.build)? {
             Step::TimedOut => None,
             Step::Done(errors) => Some(errors),
         };
-        let restore = |scratch: &Scratch| -> Result<()> {
-            for file in by_file.keys() {
-                scratch.write(file, &texts[file])?;
-            }
-            Ok(())
-        };
         let Some(errors) = errors else {
-            restore(&scratch)?;
             rest.extend(switched.drain(..).map(|(_, m, _)| m));
             break;
         };
         if errors.is_empty() {
             break;
         }
-        restore(&scratch)?;
         let mut dropped: Vec<u32> = Vec::new();
-        for (file, start, end) in &errors {
+        let mut log = String::new();
+        for (file, start, end, rendered) in &errors {
+            log.push_str(&format!("{file}@{start}..{end}\n{rendered}\n"));
             let in_file = spans.get(file).map(Vec::as_slice).unwrap_or_default();
             let hits: Vec<u32> =
                 in_file.iter().filter(|(_, s, e)| s < end && start < e).map(|(id, _, _)| *id).collect();
@@ -325,6 +328,16 @@ fn run_switched(
             dropped.extend(blamed);
         }
         let (keep, drop): (Vec<_>, Vec<_>) = switched.into_iter().partition(|(id, _, _)| !dropped.contains(id));
+        let located: Vec<String> = errors.iter().take(3).map(|(file, start, _, _)| format!("{file}@{start}")).collect();
+        let _ = std::fs::create_dir_all(&options.report);
+        let _ = std::fs::write(options.report.join(format!("switch-round-{}.log", round + 1)), &log);
+        eprintln!(
+            "switched build, round {}: the compiler refused {} of the switched changes (errors at {}, see switch-round-{}.log); they are rebuilt alone",
+            round + 1,
+            drop.len(),
+            located.join(", "),
+            round + 1
+        );
         rest.extend(drop.into_iter().map(|(_, m, _)| m));
         switched = keep;
         if switched.is_empty() || round == 11 {
@@ -337,7 +350,7 @@ fn run_switched(
     }
     let build_time = build_started.elapsed();
     // The switched build with no mutant active must still pass, or its results mean nothing.
-    match suite::run(&scratch, &base.join("report-switch"), limits.run, None)? {
+    match suite::run(scratch, &base.join("report-switch"), limits.run, None)? {
         Step::Done(result) if result.failures.is_empty() => {}
         _ => {
             eprintln!("warning: the switched build fails without a mutant; every row is rebuilt alone");
@@ -355,7 +368,7 @@ fn run_switched(
     let done = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for worker in 0..options.jobs.max(1) {
-            let (work, done, scratch) = (&work, &done, &scratch);
+            let (work, done) = (&work, &done);
             scope.spawn(move || {
                 let report = base.join(format!("report-switch-{worker}"));
                 while let Some((id, mutant, _)) = work.lock().ok().and_then(|mut q| q.pop_front()) {
@@ -376,6 +389,22 @@ fn run_switched(
     });
     results.extend(done.into_inner().unwrap_or_default());
     Ok(rest)
+}
+
+/// Puts files of a copy back to their original text when dropped.
+struct Restore<'a> {
+    scratch: &'a Scratch,
+    files: BTreeMap<String, String>,
+}
+
+impl Drop for Restore<'_> {
+    fn drop(&mut self) {
+        for (file, text) in &self.files {
+            if self.scratch.read(file).ok().as_deref() != Some(text.as_str()) {
+                let _ = self.scratch.write(file, text);
+            }
+        }
+    }
 }
 
 /// The rebuild phase: each worker applies a mutant to its own copy, builds, runs, restores.
@@ -475,20 +504,15 @@ fn not_run(row: Row, outcome: RowOutcome, detail: String) -> RowResult {
     RowResult { row, outcome, duration: Duration::ZERO, mode: "not run", failures: BTreeMap::new(), detail }
 }
 
-/// Where each region ends up in the wrapped text: (mutant, start, end).
+/// Where each region ends up in the wrapped text: (mutant, start, end); mutants sharing a region
+/// share its whole span.
 fn wrapped_spans(original: &str, regions: &[(u32, &Region)]) -> Vec<(u32, usize, usize)> {
-    let mut sorted: Vec<&(u32, &Region)> = regions.iter().collect();
-    sorted.sort_by_key(|(_, r)| r.start);
     let mut growth = 0usize;
     let mut spans = Vec::new();
-    for (id, region) in sorted {
-        let wrapped = switch::apply(
-            &original[region.start..region.end],
-            &[(*id, &Region { start: 0, end: region.end - region.start, ..(*region).clone() })],
-        )
-        .len();
-        spans.push((*id, region.start + growth, region.start + growth + wrapped));
-        growth += wrapped - (region.end - region.start);
+    for (start, end, switches) in switch::chains(regions) {
+        let wrapped = switch::wrap(&original[start..end], &switches).len();
+        spans.extend(switches.iter().map(|(id, _)| (*id, start + growth, start + growth + wrapped)));
+        growth += wrapped - (end - start);
     }
     spans
 }

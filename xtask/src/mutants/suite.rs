@@ -93,7 +93,11 @@ pub fn run(scratch: &Scratch, report: &Path, limit: Duration, mutant: Option<u32
 
 /// Reads the failing vectors out of a `conformance.json`.
 pub fn parse_report(text: &str) -> Result<SuiteResult> {
-    let report: Value = serde_json::from_str(text).context("the suite's report is not JSON")?;
+    // The report may hold lone surrogates (in paths), which serde_json refuses: read it with the
+    // contract's parser, then keep a lossy copy, which is all a report needs.
+    let report =
+        vvoc_reference::Json::parse(text).map_err(|e| anyhow::anyhow!("the suite's report is not JSON: {e}"))?;
+    let report: Value = vvoc_harness::serde_bridge::to_serde_lossy(&report);
     let results = report.get("results").and_then(Value::as_array).context("the suite's report has no results")?;
     let mut failures = BTreeMap::new();
     for result in results {
@@ -141,9 +145,12 @@ fn run_bounded(command: &mut Command, limit: Duration) -> Result<Step<(bool, Str
     })
 }
 
+/// A located compiler error: the file, the byte range, and the compiler's rendering.
+pub type CompileError = (String, usize, usize, String);
+
 /// Builds like [`build`], reading the compiler's errors: each as the file and byte range it
 /// points at (empty when the build succeeds).
-pub fn build_json(scratch: &Scratch, limit: Duration) -> Result<Step<Vec<(String, usize, usize)>>> {
+pub fn build_json(scratch: &Scratch, limit: Duration) -> Result<Step<Vec<CompileError>>> {
     let mut command = Command::new(env!("CARGO"));
     command
         .current_dir(&scratch.tree)
@@ -173,20 +180,21 @@ pub fn build_json(scratch: &Scratch, limit: Duration) -> Result<Step<Vec<(String
         if message["reason"] != "compiler-message" || diagnostic["level"] != "error" {
             continue;
         }
+        let rendered = diagnostic["rendered"].as_str().unwrap_or_default().to_owned();
         let spans = diagnostic["spans"].as_array().map(Vec::as_slice).unwrap_or_default();
         for span in spans {
             let file = span["file_name"].as_str().unwrap_or_default().to_owned();
             let start = span["byte_start"].as_u64().unwrap_or(0) as usize;
             let end = span["byte_end"].as_u64().unwrap_or(0) as usize;
-            errors.push((file, start, end));
+            errors.push((file, start, end, rendered.clone()));
         }
         if spans.is_empty() {
-            errors.push((String::new(), 0, 0));
+            errors.push((String::new(), 0, 0, rendered));
         }
     }
     if errors.is_empty() {
         // A failure without a located error (a linker failure, say) blames no mutant in particular.
-        errors.push((String::new(), 0, 0));
+        errors.push((String::new(), 0, 0, log.chars().rev().take(4000).collect::<String>().chars().rev().collect()));
     }
     Ok(Step::Done(errors))
 }

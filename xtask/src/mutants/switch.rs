@@ -53,7 +53,22 @@ pub fn region(text: &str, find: &str, replace: &str) -> Option<Region> {
     }
     for _ in 0..64 {
         (start, end) = widen_to_tokens(text, &strings, start, end);
-        if end > start && balanced(&text[start..end]) && fits(text, start, end) {
+        (start, end) = balance(text, &strings, start, end);
+        (start, end) = widen_to_tokens(text, &strings, start, end);
+        let mutated_fits = || {
+            let (changed_start, changed_end) = (at + prefix, at + find.len() - suffix);
+            let head = text.get(start..changed_start).unwrap_or_default();
+            let tail = text.get(changed_end..end).unwrap_or_default();
+            let middle = &replace[prefix..replace.len() - suffix];
+            let mutated = format!("{head}{middle}{tail}");
+            balanced(&mutated) && !top_level_comma(&mutated)
+        };
+        if end > start
+            && balanced(&text[start..end])
+            && !top_level_comma(&text[start..end])
+            && fits(text, start, end)
+            && mutated_fits()
+        {
             // The region holds the change (or, when only whitespace around it was dropped, the
             // change without that whitespace).
             let (changed_start, changed_end) = (at + prefix, at + find.len() - suffix);
@@ -73,15 +88,35 @@ pub fn region(text: &str, find: &str, replace: &str) -> Option<Region> {
     None
 }
 
-/// `text` with every region wrapped in its switch; regions must not overlap.
+/// `text` with every region wrapped in its switch. Regions must not overlap, except that
+/// mutants of exactly the same region share one chain of switches.
 pub fn apply(text: &str, regions: &[(u32, &Region)]) -> String {
-    let mut sorted: Vec<&(u32, &Region)> = regions.iter().collect();
-    sorted.sort_by_key(|(_, r)| std::cmp::Reverse(r.start));
     let mut out = text.to_owned();
-    for (id, r) in sorted {
-        let wrapped = format!("{{ if crate::__vvoc_mutant::on({id}) {{ {} }} else {{ {} }} }}", r.mutated, r.original);
-        out.replace_range(r.start..r.end, &wrapped);
+    for (start, end, switches) in chains(regions).into_iter().rev() {
+        out.replace_range(start..end, &wrap(&text[start..end], &switches));
     }
+    out
+}
+
+/// Mutants sharing one range of a file: the range, and each mutant's id with its mutated text.
+pub type Chain = (usize, usize, Vec<(u32, String)>);
+
+/// The regions grouped by exact range, in file order.
+pub fn chains(regions: &[(u32, &Region)]) -> Vec<Chain> {
+    let mut grouped: std::collections::BTreeMap<(usize, usize), Vec<(u32, String)>> = std::collections::BTreeMap::new();
+    for (id, r) in regions {
+        grouped.entry((r.start, r.end)).or_default().push((*id, r.mutated.clone()));
+    }
+    grouped.into_iter().map(|((start, end), switches)| (start, end, switches)).collect()
+}
+
+/// `{ if on(A) { a } else if on(B) { b } else { original } }`.
+pub fn wrap(original: &str, switches: &[(u32, String)]) -> String {
+    let mut out = String::from("{ ");
+    for (id, mutated) in switches {
+        out.push_str(&format!("if crate::__vvoc_mutant::on({id}) {{ {mutated} }} else "));
+    }
+    out.push_str(&format!("{{ {original} }} }}"));
     out
 }
 
@@ -104,7 +139,7 @@ fn widen_to_tokens(text: &str, strings: &[(usize, usize)], mut start: usize, mut
     loop {
         let before = (start, end);
         for &(s, e) in strings {
-            if (s < start && start < e) || (s < end && end < e) || (start == end && s <= start && end <= e && s < e) {
+            if (s < start && start < e) || (s < end && end < e) {
                 start = start.min(s);
                 end = end.max(e);
             }
@@ -152,17 +187,94 @@ fn widen_to_tokens(text: &str, strings: &[(usize, usize)], mut start: usize, mut
     }
 }
 
+/// The smallest range around `start..end` whose brackets are balanced: an opener inside takes
+/// its closer along, a closer inside takes its opener along.
+fn balance(text: &str, strings: &[(usize, usize)], mut start: usize, mut end: usize) -> (usize, usize) {
+    let in_string = |i: usize| strings.iter().any(|&(s, e)| s <= i && i < e);
+    loop {
+        let mut open: Vec<usize> = Vec::new();
+        let mut stray_close = None;
+        for (i, c) in text[start..end].char_indices() {
+            let i = i + start;
+            if in_string(i) {
+                continue;
+            }
+            match c {
+                '(' | '[' | '{' => open.push(i),
+                ')' | ']' | '}' => {
+                    let unmatched = open.pop().is_none();
+                    if unmatched {
+                        stray_close = stray_close.or(Some(i));
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some(close) = open.first().and_then(|&o| matching(text, strings, o)) {
+            end = end.max(close + 1);
+            continue;
+        }
+        if let Some(close) = stray_close {
+            // The opener of a stray closer lies before the range.
+            match (0..start).rev().find(|&o| {
+                !in_string(o)
+                    && matches!(text.as_bytes()[o], b'(' | b'[' | b'{')
+                    && matching(text, strings, o) == Some(close)
+            }) {
+                Some(o) => {
+                    start = o;
+                    continue;
+                }
+                None => return (start, end),
+            }
+        }
+        return (start, end);
+    }
+}
+
 /// Whether the region sits where an expression or a statement may stand.
 fn fits(text: &str, start: usize, end: usize) -> bool {
     let prev = text[..start].trim_end().chars().next_back();
     let next = text[end..].trim_start().chars().next();
     let region = text[start..end].trim_end();
     let statement = (region.ends_with(';') || region.ends_with('}')) && matches!(prev, Some(';' | '{' | '}'));
-    let expression = matches!(prev, Some('(' | '[' | '{' | ',' | '=' | ':' | '>'))
-        && !text[..start].trim_end().ends_with("::")
-        && !text[..start].trim_end().ends_with("->")
+    let before = text[..start].trim_end();
+    let keyword = before.rsplit(|c: char| !is_word(c)).next().unwrap_or_default();
+    // After `if`, `while` or `match` an expression may also be followed by its block (or, for a
+    // match guard, by `=>`).
+    let condition = matches!(keyword, "if" | "while" | "match") && matches!(next, Some('{' | '='));
+    let expression = (matches!(prev, Some('(' | '[' | '{' | ',' | '=' | ':' | '>'))
+        || matches!(keyword, "return" | "in"))
+        && !before.ends_with("::")
+        && !before.ends_with("->")
         && matches!(next, Some(')' | ']' | '}' | ',' | ';' | '.'));
-    statement || expression
+    statement || expression || condition
+}
+
+/// Whether a text has a comma outside brackets and strings (a list, not one expression).
+fn top_level_comma(region: &str) -> bool {
+    let mut depth = 0i32;
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in region.chars() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 fn balanced(region: &str) -> bool {
@@ -336,6 +448,49 @@ mod tests {
         assert_eq!(
             got,
             "x(Node::Enum({ if crate::__vvoc_mutant::on(7) { &[\"day\", \"week\"] } else { &[\"day\", \"week\", \"year\"] } }));"
+        );
+    }
+
+    #[test]
+    fn a_changed_condition_is_switched_alone() {
+        let text = "fn f(n: f64) {\n    if n.is_infinite() {\n        g();\n    }\n}\n";
+        let got = wrapped(text, "if n.is_infinite() {", "if false {").expect("a region");
+        assert!(got.contains("if { if crate::__vvoc_mutant::on(7) { false } else { n.is_infinite() } } {"), "{got}");
+    }
+
+    #[test]
+    fn mutants_of_the_same_region_share_a_chain() {
+        let text = "f(ID);";
+        let a = region(text, "f(ID)", "f(NONBLANK)").expect("a region");
+        let b = region(text, "f(ID)", "f(RAW)").expect("a region");
+        assert_eq!(
+            apply(text, &[(1, &a), (2, &b)]),
+            "f({ if crate::__vvoc_mutant::on(1) { NONBLANK } else if crate::__vvoc_mutant::on(2) { RAW } else { ID } });"
+        );
+    }
+
+    #[test]
+    fn an_appended_list_element_is_switched_as_the_whole_list() {
+        let text = "MatrixRow { value: \"start\", consumes: &[\"runId\", \"reviewer\"] },";
+        let got = wrapped(text, "\"reviewer\"]", "\"reviewer\", \"planPath\"]").expect("a region");
+        assert!(got.contains("consumes: { if crate::__vvoc_mutant::on(7) { &[\"runId\", \"reviewer\", \"planPath\"] } else { &[\"runId\", \"reviewer\"] } } },"), "{got}");
+    }
+
+    #[test]
+    fn a_replaced_enum_is_switched_as_the_whole_node() {
+        let text = "    field(\"mode\", REQ).of(Node::Enum(&[\"a\", \"b\"])).describe(\"m\"),";
+        let got =
+            wrapped(text, "of(Node::Enum(&[\"a\", \"b\"]))", "of(Node::String(StringKind::Raw))").expect("a region");
+        assert!(got.contains(".of({ if crate::__vvoc_mutant::on(7) { Node::String(StringKind::Raw) } else { Node::Enum(&[\"a\", \"b\"]) } })"), "{got}");
+    }
+
+    #[test]
+    fn a_call_in_a_match_arm_is_switched_as_the_call() {
+        let text = "match a {\n    A::S => require(X, input, \"c\", out),\n    A::T => {}\n}";
+        let got = wrapped(text, "require(X, input, \"c\", out)", "()").expect("a region");
+        assert!(
+            got.contains("A::S => { if crate::__vvoc_mutant::on(7) { () } else { require(X, input, \"c\", out) } },"),
+            "{got}"
         );
     }
 
