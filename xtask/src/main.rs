@@ -64,6 +64,10 @@ struct MutantsArgs {
     /// Rebuild every row alone instead of compiling switchable rows into one build.
     #[arg(long)]
     no_switch: bool,
+    /// A fixed time limit for each mutant's suite run (default: 20 times the baseline's, at
+    /// least 20 seconds).
+    #[arg(long, value_name = "SECONDS")]
+    suite_timeout: Option<f64>,
     /// The workspace to check (default: this one).
     #[arg(long, value_name = "DIR")]
     workspace: Option<std::path::PathBuf>,
@@ -147,5 +151,6 @@ fn mutants(args: MutantsArgs) -> Result<ExitCode> {
     if let Some(report) = args.report {
         options.report = report;
     }
+    options.suite_timeout = args.suite_timeout.map(std::time::Duration::from_secs_f64);
     Ok(ExitCode::from(mutants::run(&options)?))
 }

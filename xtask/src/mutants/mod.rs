@@ -52,6 +52,8 @@ pub struct Options {
     pub report: PathBuf,
     /// The shortest time limit a suite run gets.
     pub timeout_floor: Duration,
+    /// A fixed time limit for every suite run, instead of one derived from the baseline.
+    pub suite_timeout: Option<Duration>,
 }
 
 impl Options {
@@ -67,6 +69,7 @@ impl Options {
             switch: true,
             report: root.join("reports").join("mutants"),
             timeout_floor: Duration::from_secs(20),
+            suite_timeout: None,
         }
     }
 }
@@ -149,7 +152,7 @@ pub fn run(options: &Options) -> Result<u8> {
     }
     let limits = Limits {
         build: (build_time * 10).max(Duration::from_secs(600)),
-        run: (baseline_run * 20).max(options.timeout_floor),
+        run: options.suite_timeout.unwrap_or_else(|| (baseline_run * 20).max(options.timeout_floor)),
     };
     eprintln!(
         "baseline: built in {:.1} s, suite in {:.2} s; a mutant's suite run is stopped after {:.0} s",

@@ -1,0 +1,309 @@
+//! The mutation runner on a miniature workspace (tests/fixtures/mini): every row outcome, every
+//! exit code, selection, sharding, merging, and a working tree left untouched, interrupted or not.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead as _, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const XTASK: &str = env!("CARGO_BIN_EXE_xtask");
+
+/// A fresh copy of the fixture workspace.
+fn fixture() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    copy(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mini"), dir.path());
+    dir
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("a folder");
+    for entry in std::fs::read_dir(from).expect("readable").flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("a type").is_dir() {
+            if entry.file_name() != "target" {
+                copy(&entry.path(), &target);
+            }
+        } else {
+            std::fs::copy(entry.path(), target).expect("copied");
+        }
+    }
+}
+
+/// Every file of the workspace but build outputs and reports, with its bytes.
+fn snapshot(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
+        for entry in std::fs::read_dir(dir).expect("readable").flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            if path.is_dir() {
+                if dir != root || (name != "target" && name != "reports") {
+                    walk(root, &path, out);
+                }
+            } else {
+                out.insert(
+                    path.strip_prefix(root).expect("inside").to_owned(),
+                    std::fs::read(&path).expect("readable"),
+                );
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(root, root, &mut out);
+    out
+}
+
+fn mutants(root: &Path, args: &[&str]) -> Output {
+    let started = Instant::now();
+    let output = Command::new(XTASK)
+        .args(["mutants", "--workspace", root.to_str().expect("UTF-8"), "--jobs", "1", "--suite-timeout", "2"])
+        .args(args)
+        .output()
+        .expect("xtask runs");
+    assert!(started.elapsed() < Duration::from_secs(120), "the run took {:?}", started.elapsed());
+    output
+}
+
+fn text(output: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
+}
+
+fn report(root: &Path) -> Value {
+    let text = std::fs::read_to_string(root.join("reports/mutants/mutants.json")).expect("a report");
+    serde_json::from_str(&text).expect("JSON")
+}
+
+/// Each row id with its outcome.
+fn outcomes(report: &Value) -> BTreeMap<String, String> {
+    report["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            (r["id"].as_str().unwrap_or_default().to_owned(), r["outcome"].as_str().unwrap_or_default().to_owned())
+        })
+        .collect()
+}
+
+const EXPECTED: [(&str, &str); 7] = [
+    ("large: bound shifted, named vector passes", "imprecise"),
+    ("large: never returns", "timeout"),
+    ("sign negative: bound shifted", "caught"),
+    ("sign: does not compile", "unviable"),
+    ("sign: retired row", "retired"),
+    ("sign: text that is not there", "stale"),
+    ("unused: doubled differently", "missed"),
+];
+
+#[test]
+fn every_outcome_is_classified_and_the_tree_is_untouched() {
+    let dir = fixture();
+    let before = snapshot(dir.path());
+    let output = mutants(dir.path(), &[]);
+    assert_eq!(output.status.code(), Some(2), "missed and imprecise rows win: {}", text(&output));
+    let expected: BTreeMap<String, String> = EXPECTED.iter().map(|(a, b)| ((*a).to_owned(), (*b).to_owned())).collect();
+    assert_eq!(outcomes(&report(dir.path())), expected);
+    assert_eq!(snapshot(dir.path()), before, "the working tree is byte for byte unchanged");
+    let markdown = std::fs::read_to_string(dir.path().join("reports/mutants/mutants.md")).expect("a report");
+    assert!(
+        markdown
+            .contains("| sign negative | bound shifted | `mini:minus-one` | expected negative, received positive |"),
+        "{markdown}"
+    );
+    assert!(text(&output).contains("FAIL mutation-rows 6 rows checked, 5 problems; 1 retired"), "{}", text(&output));
+    let rows = dir.path().join("reports/mutants/rows");
+    assert_eq!(std::fs::read_dir(&rows).expect("row logs").count(), 14, "a log and a diff per row");
+}
+
+#[test]
+fn rebuilding_every_row_gives_the_same_outcomes() {
+    let dir = fixture();
+    let output = mutants(dir.path(), &["--no-switch"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    let expected: BTreeMap<String, String> = EXPECTED.iter().map(|(a, b)| ((*a).to_owned(), (*b).to_owned())).collect();
+    assert_eq!(outcomes(&report(dir.path())), expected);
+    let report = report(dir.path());
+    let modes: Vec<&str> = report["rows"].as_array().expect("rows").iter().filter_map(|r| r["mode"].as_str()).collect();
+    assert!(!modes.contains(&"switched"), "{modes:?}");
+}
+
+#[test]
+fn each_outcome_has_its_exit_code() {
+    let dir = fixture();
+    for (row, code) in [
+        ("sign negative", 0),
+        ("named vector passes", 2),
+        ("doubled differently", 2),
+        ("does not compile", 2),
+        ("never returns", 3),
+        ("not there", 5),
+        ("retired row", 0),
+    ] {
+        let output = mutants(dir.path(), &["--row", row]);
+        assert_eq!(output.status.code(), Some(code), "{row}: {}", text(&output));
+    }
+}
+
+#[test]
+fn a_failing_baseline_stops_the_run_with_exit_4() {
+    let dir = fixture();
+    let cases = dir.path().join("vectors/cases.txt");
+    let broken = std::fs::read_to_string(&cases)
+        .expect("readable")
+        .replace("mini:zero sign 0 zero", "mini:zero sign 0 positive");
+    std::fs::write(&cases, broken).expect("written");
+    let output = mutants(dir.path(), &[]);
+    assert_eq!(output.status.code(), Some(4), "{}", text(&output));
+    assert!(text(&output).contains("the baseline fails 1 vectors"), "{}", text(&output));
+    assert!(text(&output).contains("mini:zero: expected positive, received zero"), "{}", text(&output));
+}
+
+#[test]
+fn nothing_selected_is_a_clear_success_and_list_shows_rows() {
+    let dir = fixture();
+    let output = mutants(dir.path(), &["--row", "no such row"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(text(&output).contains("no mutation row selected (--row no such row); nothing to do"), "{}", text(&output));
+    let output = mutants(dir.path(), &["--list"]);
+    assert_eq!(output.status.code(), Some(0));
+    let listed = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(listed.lines().count(), 7);
+    assert!(listed.contains("sign: retired row\timplementation/src/lib.rs\tretired: kept to show"), "{listed}");
+}
+
+#[test]
+fn a_malformed_row_file_is_a_usage_error_naming_the_file() {
+    let dir = fixture();
+    std::fs::write(dir.path().join("mutants/bad.json"), r#"{"rows": [{"id": "x", "file": "a.rs"}]}"#).expect("written");
+    let output = mutants(dir.path(), &[]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output).contains("mutants/bad.json: row 0: \"find\" must be a string"), "{}", text(&output));
+}
+
+#[test]
+fn shards_split_the_rows_stably_and_merge_back() {
+    let dir = fixture();
+    let mut seen = Vec::new();
+    for k in 1..=3 {
+        let output = mutants(dir.path(), &["--list", "--shard", &format!("{k}/3")]);
+        seen.extend(
+            String::from_utf8_lossy(&output.stdout)
+                .lines()
+                .map(|l| l.split('\t').next().unwrap_or_default().to_owned()),
+        );
+    }
+    seen.sort();
+    let mut all: Vec<String> = EXPECTED.iter().map(|(id, _)| (*id).to_owned()).collect();
+    all.sort();
+    assert_eq!(seen, all, "every row in exactly one shard");
+    let shard_dirs: Vec<PathBuf> = (1..=2).map(|k| dir.path().join(format!("shard-{k}"))).collect();
+    for (k, shard_dir) in shard_dirs.iter().enumerate() {
+        let shard = format!("{}/2", k + 1);
+        mutants(dir.path(), &["--shard", &shard, "--report", shard_dir.to_str().expect("UTF-8")]);
+    }
+    let into = dir.path().join("merged");
+    let output = Command::new(XTASK)
+        .args(["mutants", "merge"])
+        .args(shard_dirs.iter().map(|d| d.to_str().expect("UTF-8")))
+        .args(["--into", into.to_str().expect("UTF-8")])
+        .output()
+        .expect("merge runs");
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    let merged: Value =
+        serde_json::from_str(&std::fs::read_to_string(into.join("mutants.json")).expect("merged")).expect("JSON");
+    let expected: BTreeMap<String, String> = EXPECTED.iter().map(|(a, b)| ((*a).to_owned(), (*b).to_owned())).collect();
+    assert_eq!(outcomes(&merged), expected);
+}
+
+#[test]
+fn changed_selects_added_rows_and_rows_whose_vectors_changed() {
+    let dir = fixture();
+    let git = |args: &[&str]| {
+        let status =
+            Command::new("git").current_dir(dir.path()).args(args).stdout(Stdio::null()).status().expect("git");
+        assert!(status.success(), "git {args:?}");
+    };
+    // A vector in the project's JSON format, named by a row (the fixture's suite ignores it).
+    std::fs::write(
+        dir.path().join("vectors/probe.json"),
+        r#"{"tool": "web_search", "vectors": [{"id": "probe", "input": {"query": "q"}, "accept": {"query": "q", "count": 8}}]}"#,
+    )
+    .expect("written");
+    let rows = dir.path().join("mutants/rows.json");
+    let probe_row = "{\"id\": \"probe row\", \"file\": \"implementation/src/lib.rs\", \"find\": \"n * 2\", \"replace\": \"n * 4\", \"caught_by\": [\"web_search:probe\"]},";
+    let with_probe = std::fs::read_to_string(&rows).expect("readable").replacen(
+        "\"rows\": [",
+        &format!("\"rows\": [{probe_row}"),
+        1,
+    );
+    std::fs::write(&rows, with_probe).expect("written");
+    git(&["init", "-q"]);
+    git(&["-c", "user.name=t", "-c", "user.email=t@t", "add", "."]);
+    git(&["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "fixture"]);
+    let output = mutants(dir.path(), &["--changed", "HEAD"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(text(&output).contains("no mutation row selected"), "{}", text(&output));
+    let list = |dir: &Path| -> Vec<String> {
+        let output = mutants(dir, &["--changed", "HEAD", "--list"]);
+        String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .map(|l| l.split('\t').next().unwrap_or_default().to_owned())
+            .collect()
+    };
+    // A changed vector selects the rows that name it.
+    let probe = dir.path().join("vectors/probe.json");
+    let changed = std::fs::read_to_string(&probe).expect("readable").replace("\"count\": 8", "\"count\": 9");
+    std::fs::write(&probe, changed).expect("written");
+    assert_eq!(list(dir.path()), ["probe row"]);
+    git(&["checkout", "-q", "--", "vectors/probe.json"]);
+    // An added row is selected on its own.
+    let added = std::fs::read_to_string(&rows).expect("readable").replacen(
+        "\"rows\": [",
+        "\"rows\": [{\"id\": \"added row\", \"file\": \"implementation/src/lib.rs\", \"find\": \"n * 2\", \"replace\": \"n * 3\"},",
+        1,
+    );
+    std::fs::write(&rows, added).expect("written");
+    assert_eq!(list(dir.path()), ["added row"]);
+    // A changed implementation file selects every row of that file.
+    git(&["checkout", "-q", "--", "mutants/rows.json"]);
+    let lib = dir.path().join("implementation/src/lib.rs");
+    std::fs::write(&lib, std::fs::read_to_string(&lib).expect("readable") + "\n// touched\n").expect("written");
+    assert_eq!(list(dir.path()).len(), 8);
+}
+
+#[test]
+fn an_interrupted_run_leaves_the_tree_unchanged() {
+    let dir = fixture();
+    let before = snapshot(dir.path());
+    let mut child = Command::new(XTASK)
+        .args([
+            "mutants",
+            "--workspace",
+            dir.path().to_str().expect("UTF-8"),
+            "--jobs",
+            "1",
+            "--suite-timeout",
+            "30",
+            "--row",
+            "never returns",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("xtask starts");
+    let stderr = child.stderr.take().expect("stderr");
+    // Interrupt once the mutant is running (after the baseline).
+    for line in BufReader::new(stderr).lines() {
+        if line.expect("a line").contains("compiled into one switched build") {
+            break;
+        }
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+    assert!(status.success());
+    let exit = child.wait().expect("xtask ends");
+    assert!(!exit.success(), "an interrupted run does not report success");
+    assert_eq!(snapshot(dir.path()), before, "the working tree is byte for byte unchanged");
+}
