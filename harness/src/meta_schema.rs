@@ -9,7 +9,6 @@ use vvoc_reference::{Code, Tool};
 /// The schema of a vector file (interfaces.md §3).
 pub fn vector_file() -> Value {
     let tools: Vec<&str> = Tool::ALL.iter().map(|t| t.id()).collect();
-    let codes: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "vvoc vector file",
@@ -42,19 +41,25 @@ pub fn vector_file() -> Value {
                 "oneOf": [{"required": ["accept"]}, {"required": ["reject"]}],
                 "additionalProperties": false
             },
-            "issue": {
-                "type": "object",
-                "properties": {
-                    "code": {"enum": codes},
-                    "path": {"type": "string"},
-                    "message": {"type": "string"},
-                    "expected": {"type": "string"},
-                    "received": {"type": "string"}
-                },
-                "required": ["code", "path", "message"],
-                "additionalProperties": false
-            }
+            "issue": issue()
         }
+    })
+}
+
+/// The schema of an issue (interfaces.md §2), in vector files and in protocol answers.
+pub fn issue() -> Value {
+    let codes: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+    json!({
+        "type": "object",
+        "properties": {
+            "code": {"enum": codes},
+            "path": {"type": "string"},
+            "message": {"type": "string"},
+            "expected": {"type": "string"},
+            "received": {"type": "string"}
+        },
+        "required": ["code", "path", "message"],
+        "additionalProperties": false
     })
 }
 

@@ -1,7 +1,7 @@
 //! The JSON Lines peer protocol (interfaces.md §4): the messages both ways, and their schemas.
 
 use serde_json::{Value, json};
-use vvoc_reference::{Code, Issue, Json, Object, Tool};
+use vvoc_reference::{Issue, Json, Object, Tool};
 
 use crate::outcome::Answer;
 use crate::run::Implementation;
@@ -128,7 +128,6 @@ pub fn preview(line: &str) -> String {
 /// The JSON Schemas of every protocol message, by file stem (`runner-hello`, `peer-result`, ...).
 pub fn schemas() -> Vec<(&'static str, Value)> {
     let tools: Vec<&str> = Tool::ALL.iter().map(|t| t.id()).collect();
-    let codes: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
     let schema = |title: &str, description: &str, properties: Value, required: Value, one_of: Option<Value>| {
         let mut s = json!({
             "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -144,18 +143,7 @@ pub fn schemas() -> Vec<(&'static str, Value)> {
         }
         s
     };
-    let issue = json!({
-        "type": "object",
-        "properties": {
-            "code": {"enum": codes},
-            "path": {"type": "string"},
-            "message": {"type": "string"},
-            "expected": {"type": "string"},
-            "received": {"type": "string"}
-        },
-        "required": ["code", "path", "message"],
-        "additionalProperties": false
-    });
+    let issue = crate::meta_schema::issue();
     vec![
         (
             "runner-hello",

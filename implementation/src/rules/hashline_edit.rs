@@ -3,7 +3,6 @@
 use super::Input;
 use crate::collector::Collector;
 use crate::issue::Code;
-use crate::js_string::JsString;
 use crate::path::Path;
 use crate::text::{is_blank, trim};
 
@@ -25,29 +24,13 @@ pub(crate) fn names() -> Vec<String> {
     NAMES.iter().map(|n| (*n).to_owned()).collect()
 }
 
-/// The edit operations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Op {
-    Replace,
-    ReplaceRange,
-    Append,
-    Prepend,
-}
-
-impl Op {
-    pub(crate) const ALL: [Op; 4] = [Op::Replace, Op::ReplaceRange, Op::Append, Op::Prepend];
-
-    pub(crate) const fn as_str(self) -> &'static str {
-        match self {
-            Op::Replace => "replace",
-            Op::ReplaceRange => "replace_range",
-            Op::Append => "append",
-            Op::Prepend => "prepend",
-        }
-    }
-
-    fn parse(value: &JsString) -> Option<Op> {
-        Op::ALL.into_iter().find(|o| value.eq_str(o.as_str()))
+selector! {
+    /// The edit operations.
+    Op {
+        Replace = "replace",
+        ReplaceRange = "replace_range",
+        Append = "append",
+        Prepend = "prepend",
     }
 }
 

@@ -68,25 +68,12 @@ pub(crate) enum ItemMode {
     Standalone,
 }
 
-/// The item workflow modes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mode {
-    Implementation,
-    ReviewOnly,
-    Delegated,
-}
-
-impl Mode {
-    fn parse(value: &JsString) -> Option<Mode> {
-        [Mode::Implementation, Mode::ReviewOnly, Mode::Delegated].into_iter().find(|m| value.eq_str(m.as_str()))
-    }
-
-    const fn as_str(self) -> &'static str {
-        match self {
-            Mode::Implementation => "implementation",
-            Mode::ReviewOnly => "review_only",
-            Mode::Delegated => "delegated",
-        }
+selector! {
+    /// The item workflow modes.
+    Mode {
+        Implementation = "implementation",
+        ReviewOnly = "review_only",
+        Delegated = "delegated",
     }
 }
 

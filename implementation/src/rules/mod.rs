@@ -9,6 +9,36 @@ macro_rules! rule_names {
     };
 }
 
+/// Declares the enum of a selector field's values (`Decision`, `Action`, ...): the variants, `ALL`
+/// in the catalog's order, `as_str`, and `parse`. A test checks the values against the catalog.
+macro_rules! selector {
+    ($(#[$doc:meta])* $name:ident { $($variant:ident = $text:literal,)* }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub(crate) enum $name {
+            $($variant,)*
+        }
+
+        impl $name {
+            /// Every value, in the catalog's order.
+            #[allow(dead_code)]
+            pub(crate) const ALL: &[$name] = &[$($name::$variant,)*];
+
+            /// The value as the input spells it.
+            pub(crate) const fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)*
+                }
+            }
+
+            /// The value an input string names, if any.
+            fn parse(value: &crate::js_string::JsString) -> Option<$name> {
+                $name::ALL.iter().copied().find(|v| value.eq_str(v.as_str()))
+            }
+        }
+    };
+}
+
 mod hashline_edit;
 mod items;
 mod str_replace_editor;
@@ -142,5 +172,58 @@ pub(crate) fn require_list(rule: &str, input: Input<'_>, field: &str, out: &mut 
     if input.absent_or_empty(field) {
         let message = format!("{field} must be a non-empty array");
         out.branch(rule, Code::MissingValue, &Path::ROOT.field(field), message, format!("at least one {field} entry"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hashline_edit::Op;
+    use super::items::Mode;
+    use super::str_replace_editor::Command;
+    use super::work_checkpoint::Action;
+    use super::work_item_decide::Decision;
+    use crate::catalog::Tool;
+    use crate::document::vocabulary;
+
+    fn catalog(tool: Tool, pattern: &str) -> Vec<&'static str> {
+        vocabulary(tool.spec(), pattern)
+    }
+
+    #[test]
+    fn selector_enums_spell_exactly_the_catalogs_values() {
+        assert_eq!(
+            Decision::ALL.iter().map(|v| v.as_str()).collect::<Vec<_>>(),
+            catalog(Tool::WorkItemDecide, "decision")
+        );
+        assert_eq!(Action::ALL.iter().map(|v| v.as_str()).collect::<Vec<_>>(), catalog(Tool::WorkCheckpoint, "action"));
+        assert_eq!(
+            Command::ALL.iter().map(|v| v.as_str()).collect::<Vec<_>>(),
+            catalog(Tool::StrReplaceEditor, "command")
+        );
+        assert_eq!(Op::ALL.iter().map(|v| v.as_str()).collect::<Vec<_>>(), catalog(Tool::HashlineEdit, "edits[].op"));
+        assert_eq!(
+            Mode::ALL.iter().map(|v| v.as_str()).collect::<Vec<_>>(),
+            catalog(Tool::WorkItemOpen, "items[].mode")
+        );
+    }
+
+    #[test]
+    fn every_matrix_row_names_a_selector_value_and_declared_fields() {
+        for tool in Tool::ALL {
+            let spec = tool.spec();
+            let Some(matrix) = &spec.matrix else { continue };
+            let values = catalog(tool, matrix.selector);
+            let rows: Vec<&str> = matrix.rows.iter().map(|r| r.value).collect();
+            assert_eq!(rows, values, "{tool}: one matrix row per selector value, in order");
+            for row in &matrix.rows {
+                for field in row.consumes {
+                    assert!(
+                        spec.fields.iter().any(|f| f.name == *field),
+                        "{tool}: {} consumes undeclared {field}",
+                        row.value
+                    );
+                }
+            }
+        }
     }
 }

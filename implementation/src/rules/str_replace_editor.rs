@@ -4,7 +4,6 @@ use super::{Input, matrix};
 use crate::catalog::Tool;
 use crate::collector::Collector;
 use crate::issue::Code;
-use crate::js_string::JsString;
 use crate::json::Json;
 use crate::path::Path;
 use crate::text::is_blank;
@@ -24,29 +23,13 @@ pub(crate) fn names() -> Vec<String> {
     NAMES.iter().map(|n| (*n).to_owned()).collect()
 }
 
-/// The editor commands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Command {
-    View,
-    Create,
-    StrReplace,
-    Insert,
-}
-
-impl Command {
-    pub(crate) const ALL: [Command; 4] = [Command::View, Command::Create, Command::StrReplace, Command::Insert];
-
-    pub(crate) const fn as_str(self) -> &'static str {
-        match self {
-            Command::View => "view",
-            Command::Create => "create",
-            Command::StrReplace => "str_replace",
-            Command::Insert => "insert",
-        }
-    }
-
-    fn parse(value: &JsString) -> Option<Command> {
-        Command::ALL.into_iter().find(|c| value.eq_str(c.as_str()))
+selector! {
+    /// The editor commands.
+    Command {
+        View = "view",
+        Create = "create",
+        StrReplace = "str_replace",
+        Insert = "insert",
     }
 }
 

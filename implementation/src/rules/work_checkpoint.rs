@@ -5,7 +5,6 @@ use super::{Input, matrix, per_field, require, require_list};
 use crate::catalog::Tool;
 use crate::collector::Collector;
 use crate::issue::Code;
-use crate::js_string::JsString;
 use crate::path::Path;
 
 rule_names! {
@@ -51,55 +50,20 @@ pub(crate) fn names() -> Vec<String> {
     names
 }
 
-/// The checkpoint and authority actions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Action {
-    Register,
-    Start,
-    Verify,
-    Recover,
-    Review,
-    Bind,
-    Complete,
-    Amend,
-    Authorize,
-    RecordApproval,
-    RevokeAuthority,
-}
-
-impl Action {
-    pub(crate) const ALL: [Action; 11] = [
-        Action::Register,
-        Action::Start,
-        Action::Verify,
-        Action::Recover,
-        Action::Review,
-        Action::Bind,
-        Action::Complete,
-        Action::Amend,
-        Action::Authorize,
-        Action::RecordApproval,
-        Action::RevokeAuthority,
-    ];
-
-    pub(crate) const fn as_str(self) -> &'static str {
-        match self {
-            Action::Register => "register",
-            Action::Start => "start",
-            Action::Verify => "verify",
-            Action::Recover => "recover",
-            Action::Review => "review",
-            Action::Bind => "bind",
-            Action::Complete => "complete",
-            Action::Amend => "amend",
-            Action::Authorize => "authorize",
-            Action::RecordApproval => "record_approval",
-            Action::RevokeAuthority => "revoke_authority",
-        }
-    }
-
-    fn parse(value: &JsString) -> Option<Action> {
-        Action::ALL.into_iter().find(|a| value.eq_str(a.as_str()))
+selector! {
+    /// The checkpoint and authority actions.
+    Action {
+        Register = "register",
+        Start = "start",
+        Verify = "verify",
+        Recover = "recover",
+        Review = "review",
+        Bind = "bind",
+        Complete = "complete",
+        Amend = "amend",
+        Authorize = "authorize",
+        RecordApproval = "record_approval",
+        RevokeAuthority = "revoke_authority",
     }
 }
 

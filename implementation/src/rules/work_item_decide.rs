@@ -4,7 +4,6 @@ use super::{Input, matrix, require, require_list};
 use crate::catalog::Tool;
 use crate::collector::Collector;
 use crate::issue::Code;
-use crate::js_string::JsString;
 use crate::path::Path;
 
 rule_names! {
@@ -24,30 +23,13 @@ pub(crate) fn names() -> Vec<String> {
     NAMES.iter().map(|n| (*n).to_owned()).collect()
 }
 
-/// The decision families.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Decision {
-    Accept,
-    RequestChanges,
-    Rework,
-    Recover,
-}
-
-impl Decision {
-    pub(crate) const ALL: [Decision; 4] =
-        [Decision::Accept, Decision::RequestChanges, Decision::Rework, Decision::Recover];
-
-    pub(crate) const fn as_str(self) -> &'static str {
-        match self {
-            Decision::Accept => "accept",
-            Decision::RequestChanges => "request_changes",
-            Decision::Rework => "rework",
-            Decision::Recover => "recover",
-        }
-    }
-
-    fn parse(value: &JsString) -> Option<Decision> {
-        Decision::ALL.into_iter().find(|d| value.eq_str(d.as_str()))
+selector! {
+    /// The decision families.
+    Decision {
+        Accept = "accept",
+        RequestChanges = "request_changes",
+        Rework = "rework",
+        Recover = "recover",
     }
 }
 
