@@ -19,6 +19,7 @@ pub mod schema;
 mod structural;
 pub mod text;
 mod to_number;
+pub mod whatwg_url;
 
 pub use catalog::{Tool, UnknownTool};
 pub use collector::Traced;

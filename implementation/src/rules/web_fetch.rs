@@ -19,21 +19,21 @@ pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
     let Some(url) = input.string("url") else { return };
     // The host reads the URL as a string of scalar values, so lone surrogates become U+FFFD.
     let path = Path::ROOT.field("url");
-    match url::Url::parse(&url.to_string_lossy()) {
-        Err(_) => out.branch(
+    match crate::whatwg_url::scheme(&url.to_string_lossy()) {
+        None => out.branch(
             URL_PARSES,
             Code::InvalidFormat,
             &path,
             "url must be an absolute HTTP or HTTPS URL",
             "an absolute http(s) URL",
         ),
-        Ok(parsed) if !matches!(parsed.scheme(), "http" | "https") => {
-            let scheme: Vec<u16> = parsed.scheme().encode_utf16().collect();
+        Some(scheme) if !matches!(scheme.as_str(), "http" | "https") => {
+            let scheme: Vec<u16> = scheme.encode_utf16().collect();
             let mut message = crate::js_string::JsString::from("unsupported URL scheme \"");
             message.push_units(truncate(&scheme, 48).units());
             message.push_str("\"; only http and https are supported");
             out.branch(URL_SCHEME, Code::InvalidValue, &path, message, "http or https");
         }
-        Ok(_) => {}
+        Some(_) => {}
     }
 }
