@@ -167,7 +167,7 @@ pub fn run(options: &Options) -> Result<u8> {
     if options.switch {
         queue = run_switched(options, &worker_zero, &base, &limits, queue, &progress, &mut results)?;
     }
-    run_rebuilt(options, &base, worker_zero, &limits, queue, &progress, &mut results)?;
+    run_rebuilt(options, &base, worker_zero, &limits, build_time, queue, &progress, &mut results)?;
     progress.finish();
     report::write(&options.report, &results, Some(baseline_run))?;
     let mut sorted: Vec<&RowResult> = results.iter().collect();
@@ -411,11 +411,13 @@ impl Drop for Restore<'_> {
 }
 
 /// The rebuild phase: each worker applies a mutant to its own copy, builds, runs, restores.
+#[allow(clippy::too_many_arguments)]
 fn run_rebuilt(
     options: &Options,
     base: &Path,
     worker_zero: Scratch,
     limits: &Limits,
+    baseline_build: Duration,
     queue: Vec<Mutant>,
     progress: &Progress,
     results: &mut Vec<RowResult>,
@@ -426,7 +428,14 @@ fn run_rebuilt(
     let work = Mutex::new(queue.into_iter().collect::<VecDeque<_>>());
     let done = Mutex::new(Vec::new());
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    let jobs = options.jobs.max(1).min(work.lock().map(|w| w.len()).unwrap_or(1));
+    let queued = work.lock().map(|w| w.len()).unwrap_or(1);
+    // Another worker pays for its first build: it joins when its target directory is warm, or
+    // when the queue (at about two seconds a mutant) outlasts a build as long as the baseline's.
+    let useful = |worker: usize| {
+        base.join(format!("worker-{worker}")).join("target").is_dir()
+            || Duration::from_secs(2 * queued as u64) > baseline_build
+    };
+    let jobs = 1 + (1..options.jobs.max(1).min(queued)).take_while(|&w| useful(w)).count();
     std::thread::scope(|scope| {
         for worker in 0..jobs {
             let (work, done, failure) = (&work, &done, &failure);
@@ -435,7 +444,12 @@ fn run_rebuilt(
                 let outcome = (|| -> Result<()> {
                     let scratch = match ready {
                         Some(scratch) => scratch,
-                        None => Scratch::sync(&options.root, &base.join(format!("worker-{worker}")))?,
+                        None => {
+                            // A first build of its own, so that no row's time includes it.
+                            let scratch = Scratch::sync(&options.root, &base.join(format!("worker-{worker}")))?;
+                            suite::build(&scratch, limits.build, &[])?;
+                            scratch
+                        }
                     };
                     let report = base.join(format!("report-worker-{worker}"));
                     while let Some(mutant) = work.lock().ok().and_then(|mut q| q.pop_front()) {
