@@ -21,7 +21,6 @@ macro_rules! selector {
 
         impl $name {
             /// Every value, in the catalog's order.
-            #[allow(dead_code)]
             pub(crate) const ALL: &[$name] = &[$($name::$variant,)*];
 
             /// The value as the input spells it.
