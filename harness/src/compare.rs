@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use vvoc_reference::{Issue, Verdict};
+use vvoc_reference::{Issue, JsString, Json, Object, Verdict};
 
 /// How much of a verdict must match, weakest first (interfaces.md §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -57,16 +57,26 @@ pub fn matches(expected: &Verdict, received: &Verdict, level: Level) -> bool {
         (Verdict::Reject(e), Verdict::Reject(r)) => match level {
             Level::Verdict => true,
             Level::First => e.first().map(code_and_path) == r.first().map(code_and_path),
-            Level::Issues => e.len() == r.len() && e.iter().zip(r).all(|(a, b)| code_and_path(a) == code_and_path(b)),
+            Level::Issues => {
+                e.len() == r.len()
+                    && e.iter()
+                        .zip(r)
+                        .all(|(a, b)| code_and_path(a) == code_and_path(b))
+            }
             Level::Exact => e == r,
         },
-        (Verdict::Accept(_), Verdict::Reject(_)) | (Verdict::Reject(_), Verdict::Accept(_)) => false,
+        (Verdict::Accept(_), Verdict::Reject(_)) | (Verdict::Reject(_), Verdict::Accept(_)) => {
+            false
+        }
     }
 }
 
 /// The strongest level at which `received` matches, if any.
 pub fn strongest_match(expected: &Verdict, received: &Verdict) -> Option<Level> {
-    Level::ALL.into_iter().rev().find(|&level| matches(expected, received, level))
+    Level::ALL
+        .into_iter()
+        .rev()
+        .find(|&level| matches(expected, received, level))
 }
 
 /// One line on what differs, such as `expected reject at count, received accept`.
@@ -80,19 +90,164 @@ pub fn describe(expected: &Verdict, received: &Verdict) -> String {
     };
     match (expected, received) {
         (Verdict::Reject(e), Verdict::Reject(r)) => {
-            let position = e.iter().zip(r).position(|(a, b)| a != b).unwrap_or(e.len().min(r.len()));
+            let position = e
+                .iter()
+                .zip(r)
+                .position(|(a, b)| a != b)
+                .unwrap_or(e.len().min(r.len()));
             let show = |issues: &[Issue]| {
-                issues
-                    .get(position)
-                    .map_or("nothing".to_owned(), |i| format!("{} at {}: {}", i.code, i.path, i.message))
+                issues.get(position).map_or("nothing".to_owned(), |i| {
+                    format!("{} at {}: {}", i.code, i.path, i.message)
+                })
             };
-            format!("issue {} differs: expected {}, received {}", position + 1, show(e), show(r))
+            format!(
+                "issue {} differs: expected {}, received {}",
+                position + 1,
+                show(e),
+                show(r)
+            )
         }
-        (Verdict::Accept(_), Verdict::Accept(_)) => "expected and received accept different outputs".to_owned(),
+        (Verdict::Accept(e), Verdict::Accept(r)) => match first_difference(e, r, String::new()) {
+            Some((at, expected, received)) => {
+                let at = if at.is_empty() {
+                    "(root)".to_owned()
+                } else {
+                    at
+                };
+                format!(
+                    "accepted, but the output differs at {at}: expected {expected}, received {received}"
+                )
+            }
+            None => "accepted with the expected output".to_owned(),
+        },
         _ => format!("expected {}, received {}", side(expected), side(received)),
     }
 }
 
-fn code_and_path(issue: &Issue) -> (vvoc_reference::Code, &vvoc_reference::JsString) {
+/// The first place (a path such as `items[0].title`) where two outputs differ, with both values
+/// there (`absent` where a member is missing).
+fn first_difference(
+    expected: &Json,
+    received: &Json,
+    at: String,
+) -> Option<(String, String, String)> {
+    let show = |v: Option<&Json>| v.map_or("absent".to_owned(), Json::to_compact);
+    match (expected, received) {
+        (Json::Object(e), Json::Object(r)) => {
+            let names: Vec<&JsString> = e
+                .iter()
+                .map(|(k, _)| k)
+                .chain(r.iter().map(|(k, _)| k))
+                .collect();
+            for name in names {
+                let (x, y) = (member(e, name), member(r, name));
+                let here = if at.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{at}.{name}")
+                };
+                match (x, y) {
+                    (Some(x), Some(y)) => {
+                        if let Some(found) = first_difference(x, y, here) {
+                            return Some(found);
+                        }
+                    }
+                    _ => return Some((here, show(x), show(y))),
+                }
+            }
+            let (e_order, r_order): (Vec<_>, Vec<_>) = (
+                e.iter().map(|(k, _)| k).collect(),
+                r.iter().map(|(k, _)| k).collect(),
+            );
+            (e_order != r_order).then(|| (at, order(&e_order), order(&r_order)))
+        }
+        (Json::Array(e), Json::Array(r)) => {
+            for (i, (x, y)) in e.iter().zip(r).enumerate() {
+                if let Some(found) = first_difference(x, y, format!("{at}[{i}]")) {
+                    return Some(found);
+                }
+            }
+            (e.len() != r.len()).then(|| {
+                (
+                    at,
+                    format!("{} elements", e.len()),
+                    format!("{} elements", r.len()),
+                )
+            })
+        }
+        _ => (!expected.same_as(received))
+            .then(|| (at, expected.to_compact(), received.to_compact())),
+    }
+}
+
+fn member<'a>(object: &'a Object, name: &JsString) -> Option<&'a Json> {
+    object.iter().find(|(k, _)| *k == name).map(|(_, v)| v)
+}
+
+fn order(names: &[&JsString]) -> String {
+    format!(
+        "members in the order {}",
+        names
+            .iter()
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+fn code_and_path(issue: &Issue) -> (vvoc_reference::Code, &JsString) {
     (issue.code, &issue.path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn accept(text: &str) -> Verdict {
+        Verdict::Accept(Json::parse(text).expect("JSON"))
+    }
+
+    #[test]
+    fn an_output_difference_is_named_by_its_path() {
+        let said = describe(
+            &accept(r#"{"items":[{"title":"a"}]}"#),
+            &accept(r#"{"items":[{"title":"b"}]}"#),
+        );
+        assert_eq!(
+            said,
+            r#"accepted, but the output differs at items[0].title: expected "a", received "b""#
+        );
+        let said = describe(
+            &accept(r#"{"query":"q","count":8}"#),
+            &accept(r#"{"query":"q"}"#),
+        );
+        assert_eq!(
+            said,
+            "accepted, but the output differs at count: expected 8, received absent"
+        );
+        let said = describe(&accept(r#"{"a":1,"b":2}"#), &accept(r#"{"b":2,"a":1}"#));
+        assert_eq!(
+            said,
+            "accepted, but the output differs at (root): expected members in the order a, b, received members in the order b, a"
+        );
+    }
+
+    #[test]
+    fn a_verdict_difference_names_the_first_issue() {
+        let reject = Verdict::Reject(vec![Issue {
+            code: vvoc_reference::Code::TooSmall,
+            path: "count".into(),
+            message: "m".into(),
+            expected: None,
+            received: None,
+        }]);
+        assert_eq!(
+            describe(&reject, &accept("{}")),
+            "expected reject at count, received accept"
+        );
+        assert_eq!(
+            describe(&accept("{}"), &reject),
+            "expected accept, received reject at count"
+        );
+    }
 }

@@ -22,8 +22,13 @@ pub fn vocabulary_values_are_documented(specs: &[&ToolSpec], vectors: &[Vector])
                 }
             }
             for value in vocabulary(spec, pattern) {
-                if !carried.iter().any(|c| c.as_string().is_some_and(|s| s.eq_str(value))) {
-                    problems.push(format!("{tool}: no accepted doc vector carries {value:?} at `{pattern}`"));
+                if !carried
+                    .iter()
+                    .any(|c| c.as_string().is_some_and(|s| s.eq_str(value)))
+                {
+                    problems.push(format!(
+                        "{tool}: no accepted doc vector carries {value:?} at `{pattern}`"
+                    ));
                 }
             }
         }
@@ -36,12 +41,19 @@ pub fn vocabulary_fields_are_refused(specs: &[&ToolSpec], vectors: &[Vector]) ->
     let mut problems = Vec::new();
     for (tool, spec) in Tool::ALL.into_iter().zip(specs) {
         for pattern in spec.vocabularies {
-            let refused = vectors.iter().filter(|v| v.tool == tool).any(|v| match &v.expected {
-                Verdict::Reject(issues) => issues.iter().any(|i| pattern_of(&i.path.to_string()) == *pattern),
-                Verdict::Accept(_) => false,
-            });
+            let refused = vectors
+                .iter()
+                .filter(|v| v.tool == tool)
+                .any(|v| match &v.expected {
+                    Verdict::Reject(issues) => issues
+                        .iter()
+                        .any(|i| pattern_of(&i.path.to_string()) == *pattern),
+                    Verdict::Accept(_) => false,
+                });
             if !refused {
-                problems.push(format!("{tool}: no reject vector has an issue at `{pattern}`"));
+                problems.push(format!(
+                    "{tool}: no reject vector has an issue at `{pattern}`"
+                ));
             }
         }
     }
@@ -54,7 +66,9 @@ pub fn defaults_are_observed(specs: &[&ToolSpec], vectors: &[Vector]) -> Vec<Str
     let mut problems = Vec::new();
     for (tool, spec) in Tool::ALL.into_iter().zip(specs) {
         for field in &spec.fields {
-            let Some(default) = &field.default else { continue };
+            let Some(default) = &field.default else {
+                continue;
+            };
             let expected = default.value.to_json();
             let observed = vectors.iter().filter(|v| v.tool == tool).any(|v| {
                 let absent = v.input.as_object().is_some_and(|o| !o.contains(field.name));
@@ -80,7 +94,9 @@ pub fn defaults_are_observed(specs: &[&ToolSpec], vectors: &[Vector]) -> Vec<Str
 pub fn schemas_are_closed(schemas: &[(&str, Json)]) -> Vec<String> {
     let mut problems = Vec::new();
     for (name, schema) in schemas {
-        open_objects(schema, "#", &mut |at| problems.push(format!("{name}: the object at {at} is not closed")));
+        open_objects(schema, "#", &mut |at| {
+            problems.push(format!("{name}: the object at {at} is not closed"))
+        });
     }
     problems
 }
@@ -90,7 +106,10 @@ pub fn tools_have_doc_examples(vectors: &[Vector]) -> Vec<String> {
     let mut problems = Vec::new();
     for tool in Tool::ALL {
         for (accept, kind) in [(true, "accept"), (false, "reject")] {
-            if !vectors.iter().any(|v| v.tool == tool && v.doc && v.expected.is_accept() == accept) {
+            if !vectors
+                .iter()
+                .any(|v| v.tool == tool && v.doc && v.expected.is_accept() == accept)
+            {
                 problems.push(format!("{tool}: no {kind} doc vector"));
             }
         }
@@ -100,11 +119,18 @@ pub fn tools_have_doc_examples(vectors: &[Vector]) -> Vec<String> {
 
 /// The values at a field pattern (`items[].mode`), seen through arrays.
 fn values_at(value: &Json, pattern: &str, found: &mut Vec<Json>) {
-    let (first, rest) = pattern.split_once('.').map_or((pattern, None), |(a, b)| (a, Some(b)));
+    let (first, rest) = pattern
+        .split_once('.')
+        .map_or((pattern, None), |(a, b)| (a, Some(b)));
     let name = first.trim_end_matches("[]");
-    let Some(mut values) = value.as_object().and_then(|o| o.get(name)).map(|v| vec![v]) else { return };
+    let Some(mut values) = value.as_object().and_then(|o| o.get(name)).map(|v| vec![v]) else {
+        return;
+    };
     for _ in 0..(first.len() - name.len()) / 2 {
-        values = values.into_iter().flat_map(|v| v.as_array().unwrap_or_default()).collect();
+        values = values
+            .into_iter()
+            .flat_map(|v| v.as_array().unwrap_or_default())
+            .collect();
     }
     for v in values {
         match rest {
@@ -133,9 +159,14 @@ fn pattern_of(path: &str) -> String {
 }
 
 fn open_objects(schema: &Json, at: &str, report: &mut impl FnMut(String)) {
-    let Some(node) = schema.as_object() else { return };
-    let is_object =
-        node.get("type").and_then(Json::as_string).is_some_and(|t| t.eq_str("object")) || node.contains("properties");
+    let Some(node) = schema.as_object() else {
+        return;
+    };
+    let is_object = node
+        .get("type")
+        .and_then(Json::as_string)
+        .is_some_and(|t| t.eq_str("object"))
+        || node.contains("properties");
     if is_object && node.get("additionalProperties") != Some(&Json::Bool(false)) {
         report(at.to_owned());
     }
@@ -147,7 +178,13 @@ fn open_objects(schema: &Json, at: &str, report: &mut impl FnMut(String)) {
     if let Some(items) = node.get("items") {
         open_objects(items, &format!("{at}/items"), report);
     }
-    for (i, branch) in node.get("anyOf").and_then(Json::as_array).unwrap_or_default().iter().enumerate() {
+    for (i, branch) in node
+        .get("anyOf")
+        .and_then(Json::as_array)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
         open_objects(branch, &format!("{at}/anyOf/{i}"), report);
     }
 }

@@ -27,19 +27,32 @@ pub enum KnownFailuresError {
     Shape { file: PathBuf, reason: String },
     /// An entry names no vector of the run's vector set.
     UnknownVector { file: PathBuf, vector: String },
+    /// Two entries name the same vector.
+    Duplicate { file: PathBuf, vector: String },
 }
 
 impl fmt::Display for KnownFailuresError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             KnownFailuresError::Read { file, reason } => {
-                write!(f, "{}: cannot read the known-failure file: {reason}", file.display())
+                write!(
+                    f,
+                    "{}: cannot read the known-failure file: {reason}",
+                    file.display()
+                )
             }
             KnownFailuresError::Shape { file, reason } => write!(
                 f,
                 "{}: {reason}; a known-failure file is {{\"known_failures\": [{{\"vector\": \"<tool>:<id>\", \"reason\": \"...\"}}]}}",
                 file.display()
             ),
+            KnownFailuresError::Duplicate { file, vector } => {
+                write!(
+                    f,
+                    "{}: lists {vector:?} twice; keep one entry",
+                    file.display()
+                )
+            }
             KnownFailuresError::UnknownVector { file, vector } => write!(
                 f,
                 "{}: lists {vector:?}, which is no vector of this run; remove the entry (or fix its name)",
@@ -54,10 +67,17 @@ impl std::error::Error for KnownFailuresError {}
 impl KnownFailures {
     /// Reads a known-failure file, refusing entries that name no vector of `vectors`.
     pub fn read(file: &Path, vectors: &[Vector]) -> Result<KnownFailures, KnownFailuresError> {
-        let read_error = |reason: String| KnownFailuresError::Read { file: file.to_owned(), reason };
-        let shape = |reason: &str| KnownFailuresError::Shape { file: file.to_owned(), reason: reason.to_owned() };
+        let read_error = |reason: String| KnownFailuresError::Read {
+            file: file.to_owned(),
+            reason,
+        };
+        let shape = |reason: &str| KnownFailuresError::Shape {
+            file: file.to_owned(),
+            reason: reason.to_owned(),
+        };
         let text = std::fs::read_to_string(file).map_err(|e| read_error(e.to_string()))?;
-        let value: Value = serde_json::from_str(&text).map_err(|e| read_error(format!("not valid JSON: {e}")))?;
+        let value: Value =
+            serde_json::from_str(&text).map_err(|e| read_error(format!("not valid JSON: {e}")))?;
         let list = value
             .get("known_failures")
             .and_then(Value::as_array)
@@ -67,10 +87,21 @@ impl KnownFailures {
         for (i, entry) in list.iter().enumerate() {
             let field = |name: &str| entry.get(name).and_then(Value::as_str).map(str::to_owned);
             let (Some(vector), Some(reason)) = (field("vector"), field("reason")) else {
-                return Err(shape(&format!("entry {i} needs string \"vector\" and \"reason\" members")));
+                return Err(shape(&format!(
+                    "entry {i} needs string \"vector\" and \"reason\" members"
+                )));
             };
             if !names.contains(&vector) {
-                return Err(KnownFailuresError::UnknownVector { file: file.to_owned(), vector });
+                return Err(KnownFailuresError::UnknownVector {
+                    file: file.to_owned(),
+                    vector,
+                });
+            }
+            if entries.iter().any(|(v, _)| *v == vector) {
+                return Err(KnownFailuresError::Duplicate {
+                    file: file.to_owned(),
+                    vector,
+                });
             }
             entries.push((vector, reason));
         }
@@ -103,9 +134,30 @@ impl KnownFailures {
         KnownFailures { entries }
     }
 
+    /// This list with the entries of `older` kept for the vectors the run did not check, so that
+    /// writing after a run of a selection (`--tool`, `--filter`) does not lose the rest.
+    pub fn keeping(mut self, older: KnownFailures, run: &RunResult) -> KnownFailures {
+        let ran: HashSet<String> = run.records.iter().map(|r| r.vector.name()).collect();
+        let kept: Vec<(String, String)> = older
+            .entries
+            .into_iter()
+            .filter(|(v, _)| !ran.contains(v))
+            .collect();
+        self.entries.extend(kept);
+        self.entries.sort();
+        self
+    }
+
     /// The file's text: entries in vector order, two-space indentation, a final newline.
     pub fn to_text(&self) -> String {
-        let entries: Vec<Value> = self.entries.iter().map(|(v, r)| json!({"vector": v, "reason": r})).collect();
-        format!("{}\n", serde_json::to_string_pretty(&json!({"known_failures": entries})).unwrap_or_default())
+        let entries: Vec<Value> = self
+            .entries
+            .iter()
+            .map(|(v, r)| json!({"vector": v, "reason": r}))
+            .collect();
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(&json!({"known_failures": entries})).unwrap_or_default()
+        )
     }
 }

@@ -1,6 +1,7 @@
 //! The vvoc conformance harness: loads the contract vectors, runs them against the in-process
 //! reference or a peer process, compares at a chosen level, and reports.
 
+pub mod child;
 pub mod compare;
 pub mod integrity;
 pub mod known;
@@ -24,5 +25,7 @@ use std::path::PathBuf;
 
 /// The workspace's own `vectors/` folder.
 pub fn default_vectors_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("vectors")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("vectors")
 }

@@ -22,7 +22,11 @@ pub struct Violation {
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = if self.pointer.is_empty() { "the top level" } else { &self.pointer };
+        let at = if self.pointer.is_empty() {
+            "the top level"
+        } else {
+            &self.pointer
+        };
         write!(f, "{}: at {at}: {}", self.file.display(), self.message)
     }
 }
@@ -37,15 +41,20 @@ pub fn lint_folder(dir: &Path, schema: &Value) -> Result<(usize, Vec<Violation>)
     let files = json_files(dir)?;
     let mut violations = Vec::new();
     for file in &files {
-        let text =
-            std::fs::read_to_string(file).map_err(|e| LoadError::Read { file: file.clone(), reason: e.to_string() })?;
+        let text = std::fs::read_to_string(file).map_err(|e| LoadError::Read {
+            file: file.clone(),
+            reason: e.to_string(),
+        })?;
         let json = match Json::parse(&text) {
             Ok(json) => json,
             Err(error) => {
                 violations.push(Violation {
                     file: file.clone(),
                     pointer: String::new(),
-                    message: format!("not valid JSON: line {}, column {}: {}", error.line, error.column, error.message),
+                    message: format!(
+                        "not valid JSON: line {}, column {}: {}",
+                        error.line, error.column, error.message
+                    ),
                 });
                 continue;
             }

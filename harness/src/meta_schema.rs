@@ -80,7 +80,11 @@ pub fn mutation_rows() -> Value {
                 "type": "object",
                 "properties": {
                     "id": {"description": "Unique across all row files.", "type": "string", "minLength": 1},
-                    "file": {"description": "Workspace-relative path of the file to mutate.", "type": "string", "minLength": 1},
+                    "file": {
+                        "description": "Workspace-relative path of the file to mutate (no absolute path, no `..`).",
+                        "type": "string",
+                        "pattern": "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"
+                    },
                     "find": {"description": "Text that must occur exactly once in the file.", "type": "string", "minLength": 1},
                     "replace": {"description": "The text that replaces it (empty deletes it).", "type": "string"},
                     "caught_by": {

@@ -104,7 +104,11 @@ pub fn classify(expected: &Verdict, answer: &Answer, level: Level, known_failure
     }
     let passed = matches!(answer, Answer::Verdict(received) if matches(expected, received, level));
     if known_failure {
-        return if passed { Outcome::Fixed } else { Outcome::KnownFail };
+        return if passed {
+            Outcome::Fixed
+        } else {
+            Outcome::KnownFail
+        };
     }
     match answer {
         Answer::Verdict(_) if passed => Outcome::Pass,

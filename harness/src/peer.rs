@@ -2,7 +2,7 @@
 //! reader thread, so that neither full pipe can deadlock the runner; its stderr tail is kept.
 
 use std::collections::VecDeque;
-use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::io::{BufRead as _, BufReader, Read, Write as _};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
@@ -14,6 +14,9 @@ use crate::run::Implementation;
 
 /// How much of the peer's stderr is kept for reports.
 pub const STDERR_TAIL: usize = 4096;
+
+/// The longest line the runner reads from a peer (16 MiB).
+pub const MAX_LINE: u64 = 16 * 1024 * 1024;
 
 /// How long a peer may take to exit after `bye` before it is killed.
 const GRACE: Duration = Duration::from_millis(500);
@@ -40,9 +43,15 @@ pub struct PeerCommand {
 impl PeerCommand {
     /// Splits `text` into a program and its arguments.
     pub fn parse(text: &str) -> Result<PeerCommand, String> {
-        let words = shell_words::split(text).map_err(|e| format!("cannot split the peer command {text:?}: {e}"))?;
-        let (program, args) = words.split_first().ok_or_else(|| "the peer command is empty".to_owned())?;
-        Ok(PeerCommand { program: program.clone(), args: args.to_vec() })
+        let words = shell_words::split(text)
+            .map_err(|e| format!("cannot split the peer command {text:?}: {e}"))?;
+        let (program, args) = words
+            .split_first()
+            .ok_or_else(|| "the peer command is empty".to_owned())?;
+        Ok(PeerCommand {
+            program: program.clone(),
+            args: args.to_vec(),
+        })
     }
 
     /// The command as it would be typed.
@@ -58,6 +67,8 @@ pub enum Event {
     Line(String),
     /// The peer closed its stdout (it exited or crashed).
     Closed,
+    /// The peer wrote a line longer than [`MAX_LINE`].
+    TooLong,
 }
 
 /// A running, greeted peer.
@@ -79,17 +90,24 @@ impl Session {
         hello_timeout: Duration,
         protocol: Option<Arc<ProtocolCheck>>,
     ) -> Result<Session, Unusable> {
-        let mut child = Command::new(&command.program)
-            .args(&command.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| Unusable(format!("cannot start the peer `{}`: {e}", command.display())))?;
-        let (stdin, stdout, stderr) = match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
-            (Some(i), Some(o), Some(e)) => (i, o, e),
-            _ => return Err(Unusable("the peer's pipes could not be opened".to_owned())),
-        };
+        let mut child = crate::child::spawn(
+            Command::new(&command.program)
+                .args(&command.args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped()),
+        )
+        .map_err(|e| {
+            Unusable(format!(
+                "cannot start the peer `{}`: {e}",
+                command.display()
+            ))
+        })?;
+        let (stdin, stdout, stderr) =
+            match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
+                (Some(i), Some(o), Some(e)) => (i, o, e),
+                _ => return Err(Unusable("the peer's pipes could not be opened".to_owned())),
+            };
         let writer = spawn_writer(stdin);
         let (event_tx, events) = mpsc::channel();
         thread::spawn(move || {
@@ -97,13 +115,20 @@ impl Session {
             let mut line = Vec::new();
             loop {
                 line.clear();
-                match reader.read_until(b'\n', &mut line) {
+                match reader.by_ref().take(MAX_LINE).read_until(b'\n', &mut line) {
                     Ok(0) | Err(_) => {
                         let _ = event_tx.send(Event::Closed);
                         return;
                     }
+                    Ok(n) if n as u64 == MAX_LINE && line.last() != Some(&b'\n') => {
+                        // A line this long is no answer; the runner restarts the peer.
+                        let _ = event_tx.send(Event::TooLong);
+                        return;
+                    }
                     Ok(_) => {
-                        let text = String::from_utf8_lossy(&line).trim_end_matches(['\n', '\r']).to_owned();
+                        let text = String::from_utf8_lossy(&line)
+                            .trim_end_matches(['\n', '\r'])
+                            .to_owned();
                         if event_tx.send(Event::Line(text)).is_err() {
                             return;
                         }
@@ -124,15 +149,30 @@ impl Session {
                 }
             }
         });
-        let mut session =
-            Session { child, writer: Some(writer), events, stderr: tail, hello: Implementation::default(), protocol };
+        let mut session = Session {
+            child,
+            writer: Some(writer),
+            events,
+            stderr: tail,
+            hello: Implementation::default(),
+            protocol,
+        };
         session.send(&ToPeer::Hello);
         let answer = match session.events.recv_timeout(hello_timeout) {
             Ok(Event::Line(line)) => line,
             Ok(Event::Closed) => {
                 let status = session.exit_status();
                 session.kill();
-                return Err(Unusable(format!("the peer exited during the hello ({status}){}", session.stderr_note())));
+                return Err(Unusable(format!(
+                    "the peer exited during the hello ({status}){}",
+                    session.stderr_note()
+                )));
+            }
+            Ok(Event::TooLong) => {
+                session.kill();
+                return Err(Unusable(format!(
+                    "the peer answered the hello with a line over {MAX_LINE} bytes"
+                )));
             }
             Err(_) => {
                 session.kill();
@@ -142,11 +182,17 @@ impl Session {
                 )));
             }
         };
-        match session.check_incoming("peer-hello", &answer).and_then(|()| parse_hello(&answer)) {
+        match session
+            .check_incoming("peer-hello", &answer)
+            .and_then(|()| parse_hello(&answer))
+        {
             Ok(hello) => session.hello = hello,
             Err(reason) => {
                 session.kill();
-                return Err(Unusable(format!("bad hello from the peer: {reason}: {}", preview(&answer))));
+                return Err(Unusable(format!(
+                    "bad hello from the peer: {reason}: {}",
+                    preview(&answer)
+                )));
             }
         }
         Ok(session)
@@ -173,7 +219,8 @@ impl Session {
 
     /// The next event, waiting until `deadline` at most.
     pub fn next_event(&self, deadline: Instant) -> Result<Event, RecvTimeoutError> {
-        self.events.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        self.events
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
     }
 
     /// The last bytes the peer wrote to stderr.
@@ -210,29 +257,35 @@ impl Session {
     /// Kills the peer at once.
     pub fn kill(&mut self) {
         self.writer = None;
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        crate::child::kill(&mut self.child);
     }
 
     /// Says bye, closes stdin, and waits a short grace period before killing.
     pub fn finish(mut self) {
         self.send(&ToPeer::Bye);
         self.writer = None;
-        if self.wait_until(Instant::now() + GRACE).is_none() {
-            self.kill();
+        match self.wait_until(Instant::now() + GRACE) {
+            // Whatever the peer started (a shell's children, say) goes with it.
+            Some(_) => crate::child::reap(&self.child),
+            None => self.kill(),
         }
     }
 
     fn stderr_note(&self) -> String {
         let tail = self.stderr_tail();
-        if tail.trim().is_empty() { String::new() } else { format!("; its stderr ends with:\n{}", tail.trim_end()) }
+        if tail.trim().is_empty() {
+            String::new()
+        } else {
+            format!("; its stderr ends with:\n{}", tail.trim_end())
+        }
     }
 }
 
 impl Drop for Session {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            self.kill();
+        match self.child.try_wait() {
+            Ok(None) | Err(_) => self.kill(),
+            Ok(Some(_)) => crate::child::reap(&self.child),
         }
     }
 }
@@ -244,8 +297,10 @@ fn spawn_writer(stdin: ChildStdin) -> Sender<String> {
         let mut stdin = std::io::BufWriter::new(stdin);
         while let Ok(line) = rx.recv() {
             // Flushed line by line, so a peer never waits on a buffered check.
-            let written =
-                stdin.write_all(line.as_bytes()).and_then(|()| stdin.write_all(b"\n")).and_then(|()| stdin.flush());
+            let written = stdin
+                .write_all(line.as_bytes())
+                .and_then(|()| stdin.write_all(b"\n"))
+                .and_then(|()| stdin.flush());
             if written.is_err() {
                 return;
             }

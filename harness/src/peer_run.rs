@@ -52,7 +52,10 @@ impl PeerOptions {
 #[derive(Debug)]
 pub enum PeerRunError {
     /// The peer cannot be used (exit code 3); the checks answered so far come along.
-    Unusable { reason: Unusable, partial: Box<RunResult> },
+    Unusable {
+        reason: Unusable,
+        partial: Box<RunResult>,
+    },
     /// The runner broke the protocol itself: a bug of this program.
     RunnerProtocol(Vec<String>),
 }
@@ -67,7 +70,9 @@ pub fn run_peer(
 ) -> Result<RunResult, PeerRunError> {
     let start = Instant::now();
     let protocol = match options.validate_protocol {
-        true => Some(Arc::new(ProtocolCheck::new().map_err(|e| PeerRunError::RunnerProtocol(vec![e]))?)),
+        true => Some(Arc::new(
+            ProtocolCheck::new().map_err(|e| PeerRunError::RunnerProtocol(vec![e]))?,
+        )),
         false => None,
     };
     let empty = |reason: Unusable| PeerRunError::Unusable {
@@ -80,10 +85,13 @@ pub fn run_peer(
             stderr_tail: String::new(),
         }),
     };
-    let first = Session::start(&options.command, options.hello_timeout(), protocol.clone()).map_err(empty)?;
+    let first = Session::start(&options.command, options.hello_timeout(), protocol.clone())
+        .map_err(empty)?;
     let implementation = first.hello.clone();
     let supported = |v: &Vector| implementation.tools.iter().any(|t| t == v.tool.id());
-    let queue: VecDeque<usize> = (0..vectors.len()).filter(|&i| supported(&vectors[i])).collect();
+    let queue: VecDeque<usize> = (0..vectors.len())
+        .filter(|&i| supported(&vectors[i]))
+        .collect();
     let shared = Shared {
         vectors: &vectors,
         queue: Mutex::new(queue),
@@ -104,7 +112,13 @@ pub fn run_peer(
             scope.spawn(move || shared.work(session));
         }
     });
-    let Shared { answers, stderr, protocol, unusable, .. } = shared;
+    let Shared {
+        answers,
+        stderr,
+        protocol,
+        unusable,
+        ..
+    } = shared;
     let mut answers = answers.into_inner().unwrap_or_default();
     let records: Vec<Record> = vectors
         .into_iter()
@@ -119,7 +133,13 @@ pub fn run_peer(
         })
         .collect();
     let stderr_tail = stderr.into_inner().unwrap_or_default();
-    let result = RunResult { implementation, level, records, elapsed: start.elapsed(), stderr_tail };
+    let result = RunResult {
+        implementation,
+        level,
+        records,
+        elapsed: start.elapsed(),
+        stderr_tail,
+    };
     if let Some(protocol) = &protocol {
         let violations = protocol.runner_violations();
         if !violations.is_empty() {
@@ -127,7 +147,10 @@ pub fn run_peer(
         }
     }
     match unusable.into_inner().unwrap_or_default() {
-        Some(reason) => Err(PeerRunError::Unusable { reason, partial: Box::new(result) }),
+        Some(reason) => Err(PeerRunError::Unusable {
+            reason,
+            partial: Box::new(result),
+        }),
         None => Ok(result),
     }
 }
@@ -170,20 +193,37 @@ impl Shared<'_> {
                 return;
             }
             while outstanding.len() < self.options.window.max(1) {
-                let next = retry.pop_front().or_else(|| self.queue.lock().ok().and_then(|mut q| q.pop_front()));
+                let next = retry
+                    .pop_front()
+                    .or_else(|| self.queue.lock().ok().and_then(|mut q| q.pop_front()));
                 let Some(vector) = next else { break };
                 if outstanding.is_empty() {
                     progress = Instant::now();
                 }
                 let seq = self.next_seq.fetch_add(1, Ordering::Relaxed);
                 let v = &self.vectors[vector];
-                session.send(&ToPeer::Check { seq, tool: v.tool, input: &v.input });
-                outstanding.insert(seq, Outstanding { vector, sent: Instant::now() });
+                session.send(&ToPeer::Check {
+                    seq,
+                    tool: v.tool,
+                    input: &v.input,
+                });
+                outstanding.insert(
+                    seq,
+                    Outstanding {
+                        vector,
+                        sent: Instant::now(),
+                    },
+                );
             }
-            let Some((&oldest, _)) = outstanding.first_key_value() else { break };
+            let Some((&oldest, _)) = outstanding.first_key_value() else {
+                break;
+            };
             let failure = match session.next_event(progress + self.options.timeout) {
                 Ok(Event::Line(line)) => {
-                    match session.check_incoming("peer-result", &line).and_then(|()| parse_result(&line)) {
+                    match session
+                        .check_incoming("peer-result", &line)
+                        .and_then(|()| parse_result(&line))
+                    {
                         Ok((seq, answer)) => match outstanding.remove(&seq) {
                             Some(done) => {
                                 self.answer(done.vector, answer, done.sent.elapsed());
@@ -194,13 +234,22 @@ impl Shared<'_> {
                                 "an answer for seq {seq}, which is not outstanding"
                             ))),
                         },
-                        Err(reason) => Some(Answer::ProtocolError(format!("{reason}: {}", preview(&line)))),
+                        Err(reason) => Some(Answer::ProtocolError(format!(
+                            "{reason}: {}",
+                            preview(&line)
+                        ))),
                     }
                 }
                 Ok(Event::Closed) => {
                     let status = session.exit_status();
-                    Some(Answer::Crash(format!("the peer closed its output before answering ({status})")))
+                    Some(Answer::Crash(format!(
+                        "the peer closed its output before answering ({status})"
+                    )))
                 }
+                Ok(Event::TooLong) => Some(Answer::ProtocolError(format!(
+                    "a line of more than {} bytes",
+                    crate::peer::MAX_LINE
+                ))),
                 Err(_) => Some(Answer::Timeout),
             };
             let Some(failure) = failure else { continue };
@@ -208,7 +257,11 @@ impl Shared<'_> {
             if let Some(blamed) = outstanding.remove(&oldest) {
                 self.answer(blamed.vector, failure, blamed.sent.elapsed());
             }
-            retry.extend(std::mem::take(&mut outstanding).into_values().map(|o| o.vector));
+            retry.extend(
+                std::mem::take(&mut outstanding)
+                    .into_values()
+                    .map(|o| o.vector),
+            );
             self.keep_stderr(&session);
             session.kill();
             if self.restarts.fetch_add(1, Ordering::Relaxed) >= self.options.max_restarts {
@@ -227,7 +280,11 @@ impl Shared<'_> {
     }
 
     fn start(&self) -> Result<Session, Unusable> {
-        Session::start(&self.options.command, self.options.hello_timeout(), self.protocol.clone())
+        Session::start(
+            &self.options.command,
+            self.options.hello_timeout(),
+            self.protocol.clone(),
+        )
     }
 
     fn answer(&self, vector: usize, answer: Answer, duration: Duration) {
@@ -248,7 +305,9 @@ impl Shared<'_> {
         if let (false, Ok(mut kept)) = (tail.is_empty(), self.stderr.lock()) {
             kept.push_str(&tail);
             let excess = kept.len().saturating_sub(STDERR_TAIL);
-            let cut = (excess..=kept.len()).find(|&i| kept.is_char_boundary(i)).unwrap_or(kept.len());
+            let cut = (excess..=kept.len())
+                .find(|&i| kept.is_char_boundary(i))
+                .unwrap_or(kept.len());
             kept.drain(..cut);
         }
     }

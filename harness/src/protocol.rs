@@ -54,11 +54,17 @@ pub fn parse_hello(line: &str) -> Result<Implementation, String> {
     expect_type(&message, "hello")?;
     match message.get("protocol").and_then(Json::as_f64) {
         Some(p) if p == f64::from(PROTOCOL) => {}
-        Some(p) => return Err(format!("the peer speaks protocol {p}, this runner speaks {PROTOCOL}")),
+        Some(p) => {
+            return Err(format!(
+                "the peer speaks protocol {p}, this runner speaks {PROTOCOL}"
+            ));
+        }
         None => return Err("the hello has no numeric \"protocol\"".to_owned()),
     }
-    let implementation =
-        message.get("implementation").and_then(Json::as_object).ok_or("the hello has no \"implementation\" object")?;
+    let implementation = message
+        .get("implementation")
+        .and_then(Json::as_object)
+        .ok_or("the hello has no \"implementation\" object")?;
     let text = |name: &str| {
         implementation
             .get(name)
@@ -66,12 +72,28 @@ pub fn parse_hello(line: &str) -> Result<Implementation, String> {
             .map(|s| s.to_string())
             .ok_or_else(|| format!("the hello's implementation has no string {name:?}"))
     };
-    let tools = message.get("tools").and_then(Json::as_array).ok_or("the hello has no \"tools\" array")?;
+    let tools = message
+        .get("tools")
+        .and_then(Json::as_array)
+        .ok_or("the hello has no \"tools\" array")?;
     let tools = tools
         .iter()
-        .map(|t| t.as_string().map(|s| s.to_string()).ok_or_else(|| "\"tools\" must hold tool ids".to_owned()))
+        .map(|t| {
+            let id = t
+                .as_string()
+                .map(|s| s.to_string())
+                .ok_or_else(|| "\"tools\" must hold tool ids".to_owned())?;
+            id.parse::<Tool>()
+                .map(|_| id)
+                .map_err(|unknown| format!("\"tools\" names an {unknown}"))
+        })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Implementation { name: text("name")?, version: text("version")?, language: text("language")?, tools })
+    Ok(Implementation {
+        name: text("name")?,
+        version: text("version")?,
+        language: text("language")?,
+        tools,
+    })
 }
 
 /// A peer's answer to a check: its `seq` and the answer.
@@ -82,23 +104,38 @@ pub fn parse_result(line: &str) -> Result<(u64, Answer), String> {
         Some(n) if n >= 0.0 && n.fract() == 0.0 && n < 9.007_199_254_740_992e15 => n as u64,
         _ => return Err("the result has no integer \"seq\"".to_owned()),
     };
-    let answers: Vec<&str> = ["accept", "reject", "error"].into_iter().filter(|k| message.contains(k)).collect();
+    let answers: Vec<&str> = ["accept", "reject", "error"]
+        .into_iter()
+        .filter(|k| message.contains(k))
+        .collect();
     let answer = match answers[..] {
         ["accept"] => match message.get("accept") {
-            Some(output @ Json::Object(_)) => Answer::Verdict(vvoc_reference::Verdict::Accept(output.clone())),
+            Some(output @ Json::Object(_)) => {
+                Answer::Verdict(vvoc_reference::Verdict::Accept(output.clone()))
+            }
             _ => return Err("\"accept\" must be the normalized output, an object".to_owned()),
         },
         ["reject"] => {
-            let issues =
-                message.get("reject").and_then(Json::as_array).ok_or("\"reject\" must be an array of issues")?;
-            let issues = issues.iter().map(Issue::from_json).collect::<Result<Vec<_>, _>>()?;
+            let issues = message
+                .get("reject")
+                .and_then(Json::as_array)
+                .filter(|issues| (1..=vvoc_reference::issue::MAX_ISSUES).contains(&issues.len()))
+                .ok_or("\"reject\" must be an array of 1 to 8 issues")?;
+            let issues = issues
+                .iter()
+                .map(Issue::from_json)
+                .collect::<Result<Vec<_>, _>>()?;
             Answer::Verdict(vvoc_reference::Verdict::Reject(issues))
         }
         ["error"] => match message.get("error").and_then(Json::as_string) {
             Some(text) => Answer::Error(text.to_string()),
             None => return Err("\"error\" must be a string".to_owned()),
         },
-        _ => return Err("a result has exactly one of \"accept\", \"reject\" and \"error\"".to_owned()),
+        _ => {
+            return Err(
+                "a result has exactly one of \"accept\", \"reject\" and \"error\"".to_owned(),
+            );
+        }
     };
     Ok((seq, answer))
 }
@@ -107,28 +144,44 @@ fn message(line: &str) -> Result<Object, String> {
     let json = Json::parse(line).map_err(|e| format!("not JSON ({e}): {}", preview(line)))?;
     match json {
         Json::Object(o) => Ok(o),
-        other => Err(format!("a message must be an object, found {}", other.type_name())),
+        other => Err(format!(
+            "a message must be an object, found {}",
+            other.type_name()
+        )),
     }
 }
 
 fn expect_type(message: &Object, expected: &str) -> Result<(), String> {
     match message.get("type").and_then(Json::as_string) {
         Some(t) if t.eq_str(expected) => Ok(()),
-        Some(t) => Err(format!("expected a {expected:?} message, received {:?}", t.to_string())),
-        None => Err(format!("expected a {expected:?} message, received one without a string \"type\"")),
+        Some(t) => Err(format!(
+            "expected a {expected:?} message, received {:?}",
+            t.to_string()
+        )),
+        None => Err(format!(
+            "expected a {expected:?} message, received one without a string \"type\""
+        )),
     }
 }
 
 /// The start of a line, for messages about it.
 pub fn preview(line: &str) -> String {
     let cut: String = line.chars().take(80).collect();
-    if cut.len() < line.len() { format!("{cut:?}…") } else { format!("{cut:?}") }
+    if cut.len() < line.len() {
+        format!("{cut:?}…")
+    } else {
+        format!("{cut:?}")
+    }
 }
 
 /// The JSON Schemas of every protocol message, by file stem (`runner-hello`, `peer-result`, ...).
 pub fn schemas() -> Vec<(&'static str, Value)> {
     let tools: Vec<&str> = Tool::ALL.iter().map(|t| t.id()).collect();
-    let schema = |title: &str, description: &str, properties: Value, required: Value, one_of: Option<Value>| {
+    let schema = |title: &str,
+                  description: &str,
+                  properties: Value,
+                  required: Value,
+                  one_of: Option<Value>| {
         let mut s = json!({
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "title": title,
@@ -217,7 +270,9 @@ pub fn schemas() -> Vec<(&'static str, Value)> {
                     "error": {"type": "string"}
                 }),
                 json!(["type", "seq"]),
-                Some(json!([{"required": ["accept"]}, {"required": ["reject"]}, {"required": ["error"]}])),
+                Some(
+                    json!([{"required": ["accept"]}, {"required": ["reject"]}, {"required": ["error"]}]),
+                ),
             ),
         ),
     ]
@@ -241,7 +296,10 @@ impl ProtocolCheck {
                     .map_err(|e| format!("the {stem} schema is invalid: {e}"))
             })
             .collect::<Result<_, _>>()?;
-        Ok(ProtocolCheck { validators, runner_violations: std::sync::Mutex::new(Vec::new()) })
+        Ok(ProtocolCheck {
+            validators,
+            runner_violations: std::sync::Mutex::new(Vec::new()),
+        })
     }
 
     /// Whether `line` follows the schema `stem`; the first violation otherwise.
@@ -253,7 +311,10 @@ impl ProtocolCheck {
         let instance = crate::serde_bridge::to_serde_lossy(&json);
         match validator.iter_errors(&instance).next() {
             None => Ok(()),
-            Some(error) => Err(format!("breaks the {stem} schema at {:?}: {error}", error.instance_path.to_string())),
+            Some(error) => Err(format!(
+                "breaks the {stem} schema at {:?}: {error}",
+                error.instance_path.to_string()
+            )),
         }
     }
 
@@ -264,13 +325,18 @@ impl ProtocolCheck {
             ToPeer::Check { .. } => "runner-check",
             ToPeer::Bye => "runner-bye",
         };
-        if let (Err(violation), Ok(mut list)) = (self.check(stem, line), self.runner_violations.lock()) {
+        if let (Err(violation), Ok(mut list)) =
+            (self.check(stem, line), self.runner_violations.lock())
+        {
             list.push(violation);
         }
     }
 
     /// The runner's own violations so far.
     pub fn runner_violations(&self) -> Vec<String> {
-        self.runner_violations.lock().map(|l| l.clone()).unwrap_or_default()
+        self.runner_violations
+            .lock()
+            .map(|l| l.clone())
+            .unwrap_or_default()
     }
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use vvoc_reference::{Json, Object, Tool};
 
-use crate::compare::{Level, describe};
+use crate::compare::{describe, strongest_match};
 use crate::outcome::{Answer, Outcome};
 use crate::run::{Record, RunResult};
 
@@ -21,7 +21,10 @@ pub const MARKDOWN_DETAILS: usize = 200;
 /// Writes the three reports into `dir`, creating it.
 pub fn write_reports(dir: &Path, run: &RunResult) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join("conformance.json"), format!("{}\n", json(run).to_pretty()))?;
+    std::fs::write(
+        dir.join("conformance.json"),
+        format!("{}\n", json(run).to_pretty()),
+    )?;
     std::fs::write(dir.join("conformance.md"), markdown(run))?;
     std::fs::write(dir.join("junit.xml"), junit(run))?;
     Ok(())
@@ -35,7 +38,16 @@ pub fn json(run: &RunResult) -> Json {
     implementation.insert("name", Json::str(&run.implementation.name));
     implementation.insert("version", Json::str(&run.implementation.version));
     implementation.insert("language", Json::str(&run.implementation.language));
-    implementation.insert("tools", Json::Array(run.implementation.tools.iter().map(|t| Json::str(t)).collect()));
+    implementation.insert(
+        "tools",
+        Json::Array(
+            run.implementation
+                .tools
+                .iter()
+                .map(|t| Json::str(t))
+                .collect(),
+        ),
+    );
     root.insert("implementation", Json::Object(implementation));
     let mut vectors = Object::new();
     vectors.insert("count", count(run.records.len()));
@@ -43,7 +55,10 @@ pub fn json(run: &RunResult) -> Json {
     vectors.insert("tools", Json::Array(tools));
     root.insert("vectors", Json::Object(vectors));
     root.insert("level", Json::str(run.level.as_str()));
-    root.insert("totals", outcome_counts(&run.records.iter().collect::<Vec<_>>()));
+    root.insert(
+        "totals",
+        outcome_counts(&run.records.iter().collect::<Vec<_>>()),
+    );
     let mut levels = Object::new();
     for (level, passing) in run.level_passes() {
         levels.insert(level.as_str(), count(passing));
@@ -66,12 +81,28 @@ pub fn markdown(run: &RunResult) -> String {
     let failed = run.records.iter().filter(|r| r.outcome.fails_run()).count();
     let _ = writeln!(out, "# Conformance report\n");
     let i = &run.implementation;
-    let _ = writeln!(out, "- Implementation: `{}` {} ({})", i.name, i.version, i.language);
-    let _ = writeln!(out, "- Vectors: {} compared at level `{}`", run.records.len(), run.level);
-    let verdict = if failed == 0 { "PASS".to_owned() } else { format!("FAIL ({failed} vectors failed)") };
+    let _ = writeln!(
+        out,
+        "- Implementation: `{}` {} ({})",
+        i.name, i.version, i.language
+    );
+    let _ = writeln!(
+        out,
+        "- Vectors: {} compared at level `{}`",
+        run.records.len(),
+        run.level
+    );
+    let verdict = if failed == 0 {
+        "PASS".to_owned()
+    } else {
+        format!("FAIL ({failed} vectors failed)")
+    };
     let _ = writeln!(out, "- Result: {verdict}");
-    let levels: Vec<String> =
-        run.level_passes().iter().map(|(l, n)| format!("{l} {n}/{}", run.records.len())).collect();
+    let levels: Vec<String> = run
+        .level_passes()
+        .iter()
+        .map(|(l, n)| format!("{l} {n}/{}", run.records.len()))
+        .collect();
     let _ = writeln!(out, "- Passing by level: {}\n", levels.join(", "));
     let _ = write!(out, "| tool | vectors |");
     for outcome in Outcome::ALL {
@@ -85,7 +116,11 @@ pub fn markdown(run: &RunResult) -> String {
     let mut row = |name: &str, records: &[&Record]| {
         let _ = write!(out, "| {name} | {} |", records.len());
         for outcome in Outcome::ALL {
-            let _ = write!(out, " {} |", records.iter().filter(|r| r.outcome == outcome).count());
+            let _ = write!(
+                out,
+                " {} |",
+                records.iter().filter(|r| r.outcome == outcome).count()
+            );
         }
         out.push('\n');
     };
@@ -94,22 +129,50 @@ pub fn markdown(run: &RunResult) -> String {
     }
     row("**total**", &run.records.iter().collect::<Vec<_>>());
     // Unsupported tools are counted in the table; listing each of their vectors would bury the rest.
-    let not_passing: Vec<&Record> =
-        sorted(run).into_iter().filter(|r| !matches!(r.outcome, Outcome::Pass | Outcome::Unsupported)).collect();
+    let not_passing: Vec<&Record> = sorted(run)
+        .into_iter()
+        .filter(|r| !matches!(r.outcome, Outcome::Pass | Outcome::Unsupported))
+        .collect();
     if !not_passing.is_empty() {
         let _ = writeln!(out, "\n## Not passing ({})", not_passing.len());
         for record in not_passing.iter().take(MARKDOWN_DETAILS) {
-            let _ = writeln!(out, "\n### `{}` ({})\n", record.vector.name(), record.outcome);
-            let _ = writeln!(out, "{} (`{}`)\n", what_happened(record), record.vector.source);
-            let _ = writeln!(out, "Expected:\n\n```json\n{}\n```\n", record.vector.expected.to_json().to_pretty());
-            let _ = writeln!(out, "Received:\n\n```json\n{}\n```", received(&record.answer).to_pretty());
+            let _ = writeln!(
+                out,
+                "\n### `{}` ({})\n",
+                record.vector.name(),
+                record.outcome
+            );
+            let _ = writeln!(
+                out,
+                "{} (`{}`)\n",
+                what_happened(record),
+                record.vector.source
+            );
+            let _ = writeln!(
+                out,
+                "Expected:\n\n```json\n{}\n```\n",
+                record.vector.expected.to_json().to_pretty()
+            );
+            let _ = writeln!(
+                out,
+                "Received:\n\n```json\n{}\n```",
+                received(&record.answer).to_pretty()
+            );
         }
         if not_passing.len() > MARKDOWN_DETAILS {
-            let _ = writeln!(out, "\n… and {} more (see `conformance.json`).", not_passing.len() - MARKDOWN_DETAILS);
+            let _ = writeln!(
+                out,
+                "\n… and {} more (see `conformance.json`).",
+                not_passing.len() - MARKDOWN_DETAILS
+            );
         }
     }
     if !run.stderr_tail.trim().is_empty() {
-        let _ = writeln!(out, "\n## The peer's stderr (last bytes)\n\n```text\n{}\n```", run.stderr_tail.trim_end());
+        let _ = writeln!(
+            out,
+            "\n## The peer's stderr (last bytes)\n\n```text\n{}\n```",
+            run.stderr_tail.trim_end()
+        );
     }
     out
 }
@@ -117,9 +180,16 @@ pub fn markdown(run: &RunResult) -> String {
 /// `junit.xml`: one test case per vector, one test suite per tool.
 pub fn junit(run: &RunResult) -> String {
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let count = |records: &[&Record], f: fn(Outcome) -> bool| records.iter().filter(|r| f(r.outcome)).count();
+    let count = |records: &[&Record], f: fn(Outcome) -> bool| {
+        records.iter().filter(|r| f(r.outcome)).count()
+    };
     let failure = |o: Outcome| matches!(o, Outcome::Fail | Outcome::Fixed);
-    let error = |o: Outcome| matches!(o, Outcome::Error | Outcome::Timeout | Outcome::Crash | Outcome::ProtocolError);
+    let error = |o: Outcome| {
+        matches!(
+            o,
+            Outcome::Error | Outcome::Timeout | Outcome::Crash | Outcome::ProtocolError
+        )
+    };
     let skipped = |o: Outcome| matches!(o, Outcome::Unsupported | Outcome::KnownFail);
     let all: Vec<&Record> = run.records.iter().collect();
     let _ = writeln!(
@@ -151,13 +221,22 @@ pub fn junit(run: &RunResult) -> String {
             match record.outcome {
                 Outcome::Pass => out.push_str("/>\n"),
                 o if failure(o) => {
-                    let _ = writeln!(out, ">\n      <failure message=\"{message}\" type=\"{o}\"/>\n    </testcase>");
+                    let _ = writeln!(
+                        out,
+                        ">\n      <failure message=\"{message}\" type=\"{o}\"/>\n    </testcase>"
+                    );
                 }
                 o if error(o) => {
-                    let _ = writeln!(out, ">\n      <error message=\"{message}\" type=\"{o}\"/>\n    </testcase>");
+                    let _ = writeln!(
+                        out,
+                        ">\n      <error message=\"{message}\" type=\"{o}\"/>\n    </testcase>"
+                    );
                 }
                 _ => {
-                    let _ = writeln!(out, ">\n      <skipped message=\"{message}\"/>\n    </testcase>");
+                    let _ = writeln!(
+                        out,
+                        ">\n      <skipped message=\"{message}\"/>\n    </testcase>"
+                    );
                 }
             }
         }
@@ -171,13 +250,17 @@ pub fn junit(run: &RunResult) -> String {
 pub fn what_happened(record: &Record) -> String {
     match (&record.outcome, &record.answer) {
         (Outcome::Pass, _) => "passed".to_owned(),
-        (Outcome::Fixed, _) => "listed as a known failure but passes: remove it from the known-failure file".to_owned(),
+        (Outcome::Fixed, _) => {
+            "listed as a known failure but passes: remove it from the known-failure file".to_owned()
+        }
         (Outcome::Unsupported, _) => "the implementation does not implement this tool".to_owned(),
         (_, Answer::Verdict(received)) => describe(&record.vector.expected, received),
         (_, Answer::Error(text)) => format!("the implementation answered error: {text}"),
         (_, Answer::Timeout) => "no answer within the timeout; the peer was restarted".to_owned(),
         (_, Answer::Crash(text)) => format!("{text}; the peer was restarted"),
-        (_, Answer::ProtocolError(text)) => format!("protocol error: {text}; the peer was restarted"),
+        (_, Answer::ProtocolError(text)) => {
+            format!("protocol error: {text}; the peer was restarted")
+        }
         (_, Answer::Unsupported) => "the implementation does not implement this tool".to_owned(),
     }
 }
@@ -188,13 +271,26 @@ fn result(record: &Record) -> Json {
     o.insert("file", Json::str(&record.vector.source));
     o.insert("outcome", Json::str(record.outcome.as_str()));
     // Milliseconds with three decimals: enough to rank, few enough digits to read.
-    o.insert("duration_ms", Json::Number((record.duration.as_secs_f64() * 1e6).round() / 1e3));
+    o.insert(
+        "duration_ms",
+        Json::Number((record.duration.as_secs_f64() * 1e6).round() / 1e3),
+    );
     if record.outcome != Outcome::Pass {
         o.insert("what", Json::str(&what_happened(record)));
         o.insert("expected", record.vector.expected.to_json());
         o.insert("received", received(&record.answer));
-        let strongest = Level::ALL.into_iter().rev().find(|&l| record.passes_at(l));
-        o.insert("passes_at", strongest.map_or(Json::Null, |l| Json::str(l.as_str())));
+        let strongest = match &record.answer {
+            Answer::Verdict(received) => strongest_match(&record.vector.expected, received),
+            Answer::Error(_)
+            | Answer::Timeout
+            | Answer::Crash(_)
+            | Answer::ProtocolError(_)
+            | Answer::Unsupported => None,
+        };
+        o.insert(
+            "passes_at",
+            strongest.map_or(Json::Null, |l| Json::str(l.as_str())),
+        );
     }
     Json::Object(o)
 }
@@ -216,7 +312,10 @@ fn outcome_counts(records: &[&Record]) -> Json {
     let mut o = Object::new();
     o.insert("vectors", count(records.len()));
     for outcome in Outcome::ALL {
-        o.insert(outcome.as_str(), count(records.iter().filter(|r| r.outcome == outcome).count()));
+        o.insert(
+            outcome.as_str(),
+            count(records.iter().filter(|r| r.outcome == outcome).count()),
+        );
     }
     Json::Object(o)
 }

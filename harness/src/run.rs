@@ -23,7 +23,10 @@ impl Selection {
     /// Whether the vector is selected.
     pub fn keeps(&self, vector: &Vector) -> bool {
         (self.tools.is_empty() || self.tools.contains(&vector.tool))
-            && self.filter.as_ref().is_none_or(|f| vector.name().contains(f.as_str()))
+            && self
+                .filter
+                .as_ref()
+                .is_none_or(|f| vector.name().contains(f.as_str()))
     }
 }
 
@@ -74,8 +77,18 @@ impl Record {
         level: Level,
         known_failures: &HashSet<String>,
     ) -> Record {
-        let outcome = classify(&vector.expected, &answer, level, known_failures.contains(&vector.name()));
-        Record { vector, answer, outcome, duration }
+        let outcome = classify(
+            &vector.expected,
+            &answer,
+            level,
+            known_failures.contains(&vector.name()),
+        );
+        Record {
+            vector,
+            answer,
+            outcome,
+            duration,
+        }
     }
 
     /// Whether the answer matches at `level` (whatever the run's level).
@@ -116,27 +129,46 @@ impl RunResult {
 
     /// How many answers match at each level.
     pub fn level_passes(&self) -> Vec<(Level, usize)> {
-        Level::ALL.iter().map(|&l| (l, self.records.iter().filter(|r| r.passes_at(l)).count())).collect()
+        Level::ALL
+            .iter()
+            .map(|&l| (l, self.records.iter().filter(|r| r.passes_at(l)).count()))
+            .collect()
     }
 
     /// Checks per second.
     pub fn throughput(&self) -> f64 {
-        self.records.len() as f64 / self.elapsed.as_secs_f64().max(1e-9)
+        self.checks() as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    /// How many vectors were checked (unsupported ones are never sent).
+    pub fn checks(&self) -> usize {
+        self.records
+            .iter()
+            .filter(|r| r.outcome != Outcome::Unsupported)
+            .count()
     }
 }
 
 /// Runs the vectors against the in-process reference implementation.
-pub fn run_reference(vectors: Vec<Vector>, level: Level, known_failures: &HashSet<String>) -> RunResult {
+pub fn run_reference(
+    vectors: Vec<Vector>,
+    level: Level,
+    known_failures: &HashSet<String>,
+) -> RunResult {
     let start = Instant::now();
     let records = vectors
         .into_iter()
         .map(|vector| {
             let began = Instant::now();
             // A panicking reference (a bug, or a mutant) fails its vector, not the whole run.
-            let answer = match std::panic::catch_unwind(|| validate_json(vector.tool, &vector.input)) {
-                Ok(verdict) => Answer::Verdict(verdict),
-                Err(panic) => Answer::Crash(format!("the reference panicked: {}", panic_message(&*panic))),
-            };
+            let answer =
+                match std::panic::catch_unwind(|| validate_json(vector.tool, &vector.input)) {
+                    Ok(verdict) => Answer::Verdict(verdict),
+                    Err(panic) => Answer::Crash(format!(
+                        "the reference panicked: {}",
+                        panic_message(&*panic)
+                    )),
+                };
             Record::new(vector, answer, began.elapsed(), level, known_failures)
         })
         .collect();
@@ -160,8 +192,10 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
 /// The plain-text summary: a per-tool table of outcomes, the pass count at every level, and
 /// the throughput.
 pub fn summary(run: &RunResult) -> String {
-    let shown: Vec<Outcome> =
-        Outcome::ALL.into_iter().filter(|o| *o == Outcome::Pass || run.totals().contains_key(o)).collect();
+    let shown: Vec<Outcome> = Outcome::ALL
+        .into_iter()
+        .filter(|o| *o == Outcome::Pass || run.totals().contains_key(o))
+        .collect();
     let mut out = String::new();
     let _ = write!(out, "{:<20} {:>7}", "tool", "vectors");
     for o in &shown {
@@ -175,7 +209,11 @@ pub fn summary(run: &RunResult) -> String {
     let mut line = |name: &str, records: &[&Record]| {
         let _ = write!(out, "{name:<20} {:>7}", records.len());
         for o in &shown {
-            let _ = write!(out, " {:>8}", records.iter().filter(|r| r.outcome == *o).count());
+            let _ = write!(
+                out,
+                " {:>8}",
+                records.iter().filter(|r| r.outcome == *o).count()
+            );
         }
         out.push('\n');
     };
@@ -184,13 +222,21 @@ pub fn summary(run: &RunResult) -> String {
     }
     let all: Vec<&Record> = run.records.iter().collect();
     line("total", &all);
-    let levels: Vec<String> =
-        run.level_passes().iter().map(|(l, n)| format!("{l} {n}/{}", run.records.len())).collect();
-    let _ = writeln!(out, "passing by level: {} (the run is judged at {})", levels.join(", "), run.level);
+    let levels: Vec<String> = run
+        .level_passes()
+        .iter()
+        .map(|(l, n)| format!("{l} {n}/{}", run.records.len()))
+        .collect();
+    let _ = writeln!(
+        out,
+        "passing by level: {} (the run is judged at {})",
+        levels.join(", "),
+        run.level
+    );
     let _ = writeln!(
         out,
         "{} checks in {:.3} s: {:.0} vectors per second ({} {} in {})",
-        run.records.len(),
+        run.checks(),
         run.elapsed.as_secs_f64(),
         run.throughput(),
         run.implementation.name,

@@ -10,9 +10,14 @@ pub fn to_serde(value: &Json) -> Option<serde_json::Value> {
         Json::Bool(b) => serde_json::Value::Bool(*b),
         Json::Number(n) => number(*n)?,
         Json::String(s) => serde_json::Value::String(s.to_str()?),
-        Json::Array(items) => serde_json::Value::Array(items.iter().map(to_serde).collect::<Option<_>>()?),
+        Json::Array(items) => {
+            serde_json::Value::Array(items.iter().map(to_serde).collect::<Option<_>>()?)
+        }
         Json::Object(object) => serde_json::Value::Object(
-            object.iter().map(|(k, v)| Some((k.to_str()?, to_serde(v)?))).collect::<Option<_>>()?,
+            object
+                .iter()
+                .map(|(k, v)| Some((k.to_str()?, to_serde(v)?)))
+                .collect::<Option<_>>()?,
         ),
     })
 }
@@ -26,9 +31,12 @@ pub fn to_serde_lossy(value: &Json) -> serde_json::Value {
         Json::Number(n) => number(n.clamp(f64::MIN, f64::MAX)).unwrap_or(serde_json::Value::Null),
         Json::String(s) => serde_json::Value::String(s.to_string_lossy()),
         Json::Array(items) => serde_json::Value::Array(items.iter().map(to_serde_lossy).collect()),
-        Json::Object(object) => {
-            serde_json::Value::Object(object.iter().map(|(k, v)| (k.to_string_lossy(), to_serde_lossy(v))).collect())
-        }
+        Json::Object(object) => serde_json::Value::Object(
+            object
+                .iter()
+                .map(|(k, v)| (k.to_string_lossy(), to_serde_lossy(v)))
+                .collect(),
+        ),
     }
 }
 

@@ -7,17 +7,49 @@ use vvoc_reference::{Issue, Json, Object, Tool, Verdict, validate_json};
 use crate::protocol::PROTOCOL;
 
 /// Answers every message of `input` on `output` until `bye` or the end of the input.
-pub fn serve(input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
-    for line in input.lines() {
-        let line = line?;
+///
+/// A line that cannot be read still gets an `error` result when its `seq` can be found, so a
+/// client never waits for an answer that will not come.
+pub fn serve(mut input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            return Ok(());
+        }
+        let line = String::from_utf8_lossy(&bytes);
+        let line = line.trim_end_matches(['\n', '\r']);
         if line.trim().is_empty() {
             continue;
         }
-        let Some(message) = Json::parse(&line).ok().and_then(|m| m.as_object().cloned()) else {
-            eprintln!("conform peer: ignoring a line that is not a JSON object: {line:?}");
-            continue;
+        let message = match Json::parse(line) {
+            Ok(Json::Object(message)) => message,
+            Ok(other) => {
+                eprintln!(
+                    "conform peer: ignoring a message that is not an object but {}",
+                    other.type_name()
+                );
+                continue;
+            }
+            Err(error) => {
+                eprintln!("conform peer: cannot read a line ({error})");
+                if let Some(seq) = recover_seq(line) {
+                    let reply = result(
+                        seq,
+                        "error",
+                        Json::str(&format!("cannot read the check: {error}")),
+                    );
+                    writeln!(output, "{}", reply.to_compact())?;
+                    output.flush()?;
+                }
+                continue;
+            }
         };
-        let kind = message.get("type").and_then(Json::as_string).map(|t| t.to_string()).unwrap_or_default();
+        let kind = message
+            .get("type")
+            .and_then(Json::as_string)
+            .map(|t| t.to_string())
+            .unwrap_or_default();
         let reply = match kind.as_str() {
             "hello" => hello(),
             "check" => check(&message),
@@ -30,7 +62,27 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> std::io::Result<()>
         writeln!(output, "{}", reply.to_compact())?;
         output.flush()?;
     }
-    Ok(())
+}
+
+/// The `seq` of a line that is not valid JSON, found by its text (`"seq": 12`).
+fn recover_seq(line: &str) -> Option<Json> {
+    let after = &line[line.find("\"seq\"")? + 5..];
+    let digits: String = after
+        .trim_start()
+        .strip_prefix(':')?
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse::<f64>().ok().map(Json::Number)
+}
+
+fn result(seq: Json, answer: &str, value: Json) -> Json {
+    let mut reply = Object::new();
+    reply.insert("type", Json::str("result"));
+    reply.insert("seq", seq);
+    reply.insert(answer, value);
+    Json::Object(reply)
 }
 
 fn hello() -> Json {
@@ -42,22 +94,73 @@ fn hello() -> Json {
     hello.insert("type", Json::str("hello"));
     hello.insert("protocol", Json::Number(f64::from(PROTOCOL)));
     hello.insert("implementation", Json::Object(implementation));
-    hello.insert("tools", Json::Array(Tool::ALL.iter().map(|t| Json::str(t.id())).collect()));
+    hello.insert(
+        "tools",
+        Json::Array(Tool::ALL.iter().map(|t| Json::str(t.id())).collect()),
+    );
     Json::Object(hello)
 }
 
 fn check(message: &Object) -> Json {
-    let mut reply = Object::new();
-    reply.insert("type", Json::str("result"));
-    reply.insert("seq", message.get("seq").cloned().unwrap_or(Json::Null));
-    let tool = message.get("tool").and_then(Json::as_string).map(|t| t.to_string()).unwrap_or_default();
+    let seq = message.get("seq").cloned().unwrap_or(Json::Null);
+    let tool = message
+        .get("tool")
+        .and_then(Json::as_string)
+        .map(|t| t.to_string())
+        .unwrap_or_default();
     match (tool.parse::<Tool>(), message.get("input")) {
         (Ok(tool), Some(input)) => match validate_json(tool, input) {
-            Verdict::Accept(output) => reply.insert("accept", output),
-            Verdict::Reject(issues) => reply.insert("reject", Json::Array(issues.iter().map(Issue::to_json).collect())),
+            Verdict::Accept(output) => result(seq, "accept", output),
+            Verdict::Reject(issues) => result(
+                seq,
+                "reject",
+                Json::Array(issues.iter().map(Issue::to_json).collect()),
+            ),
         },
-        (Err(unknown), _) => reply.insert("error", Json::str(&unknown.to_string())),
-        (Ok(_), None) => reply.insert("error", Json::str("the check has no input")),
+        (Err(unknown), _) => result(seq, "error", Json::str(&unknown.to_string())),
+        (Ok(_), None) => result(seq, "error", Json::str("the check has no input")),
     }
-    Json::Object(reply)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::serve;
+
+    fn answers(input: &[u8]) -> String {
+        let mut out = Vec::new();
+        serve(input, &mut out).expect("served");
+        String::from_utf8(out).expect("UTF-8")
+    }
+
+    #[test]
+    fn a_check_gets_its_verdict() {
+        let out = answers(
+            b"{\"type\":\"check\",\"seq\":3,\"tool\":\"web_search\",\"input\":{\"query\":\"q\"}}\n",
+        );
+        assert_eq!(
+            out,
+            "{\"type\":\"result\",\"seq\":3,\"accept\":{\"query\":\"q\",\"count\":8}}\n"
+        );
+    }
+
+    #[test]
+    fn an_unreadable_check_with_a_seq_gets_an_error_result() {
+        let out =
+            answers(b"{\"type\":\"check\",\"seq\": 9,\"tool\":\"web_search\",\"input\":NaN}\n");
+        assert!(
+            out.starts_with("{\"type\":\"result\",\"seq\":9,\"error\":\"cannot read the check: "),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_and_blank_lines_do_not_stop_the_peer() {
+        let out = answers(b"\xff\xfe\n\n{\"type\":\"bye\"}\n{\"type\":\"hello\",\"protocol\":1}\n");
+        assert_eq!(out, "", "nothing to answer before bye, nothing after it");
+        let out = answers(b"\xff\n{\"type\":\"hello\",\"protocol\":1}\n");
+        assert!(
+            out.starts_with("{\"type\":\"hello\",\"protocol\":1,"),
+            "{out}"
+        );
+    }
 }

@@ -39,7 +39,11 @@ impl Vector {
 
     /// `accept` or `reject`.
     pub fn kind(&self) -> &'static str {
-        if self.expected.is_accept() { "accept" } else { "reject" }
+        if self.expected.is_accept() {
+            "accept"
+        } else {
+            "reject"
+        }
     }
 }
 
@@ -57,7 +61,12 @@ pub enum LoadError {
     /// The file's top level is wrong.
     File { file: PathBuf, problem: FileProblem },
     /// One vector is wrong.
-    Vector { file: PathBuf, index: usize, id: Option<String>, problem: VectorProblem },
+    Vector {
+        file: PathBuf,
+        index: usize,
+        id: Option<String>,
+        problem: VectorProblem,
+    },
 }
 
 /// What is wrong with a file's top level.
@@ -87,7 +96,10 @@ pub enum VectorProblem {
     /// `id` does not match `[a-z0-9][a-z0-9-]*`.
     BadId,
     /// `id` is already used by another vector of the tool.
-    DuplicateId { first_file: PathBuf, first_index: usize },
+    DuplicateId {
+        first_file: PathBuf,
+        first_index: usize,
+    },
     /// `input` is absent.
     MissingInput,
     /// Both `accept` and `reject`.
@@ -101,20 +113,41 @@ pub enum VectorProblem {
     /// An issue of `reject` is malformed.
     BadIssue { position: usize, reason: String },
     /// `doc` is not a boolean, or `note` not a string.
-    WrongType { member: &'static str, expected: &'static str },
+    WrongType {
+        member: &'static str,
+        expected: &'static str,
+    },
 }
 
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LoadError::Folder { dir, reason } => write!(f, "{}: cannot read the folder: {reason}", dir.display()),
-            LoadError::EmptyFolder { dir } => write!(f, "{}: the folder holds no *.json file", dir.display()),
-            LoadError::Read { file, reason } => write!(f, "{}: cannot read the file: {reason}", file.display()),
+            LoadError::Folder { dir, reason } => {
+                write!(f, "{}: cannot read the folder: {reason}", dir.display())
+            }
+            LoadError::EmptyFolder { dir } => {
+                write!(f, "{}: the folder holds no *.json file", dir.display())
+            }
+            LoadError::Read { file, reason } => {
+                write!(f, "{}: cannot read the file: {reason}", file.display())
+            }
             LoadError::Json { file, error } => {
-                write!(f, "{}:{}:{}: not valid JSON: {}", file.display(), error.line, error.column, error.message)
+                write!(
+                    f,
+                    "{}:{}:{}: not valid JSON: {}",
+                    file.display(),
+                    error.line,
+                    error.column,
+                    error.message
+                )
             }
             LoadError::File { file, problem } => write!(f, "{}: {problem}", file.display()),
-            LoadError::Vector { file, index, id, problem } => {
+            LoadError::Vector {
+                file,
+                index,
+                id,
+                problem,
+            } => {
                 write!(f, "{}: vector {index}", file.display())?;
                 if let Some(id) = id {
                     write!(f, " ({id:?})")?;
@@ -130,12 +163,21 @@ impl std::error::Error for LoadError {}
 impl fmt::Display for FileProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FileProblem::NotObject => f.write_str(r#"a vector file must be an object {"tool": ..., "vectors": [...]}"#),
-            FileProblem::UnknownMember(name) => {
-                write!(f, "unknown member {name:?} at the top level; a vector file has only \"tool\" and \"vectors\"")
+            FileProblem::NotObject => {
+                f.write_str(r#"a vector file must be an object {"tool": ..., "vectors": [...]}"#)
             }
-            FileProblem::MissingTool => f.write_str(r#""tool" must be a string naming one of the nine tools"#),
-            FileProblem::UnknownTool(name) => write!(f, "{}", vvoc_reference::UnknownTool(name.clone())),
+            FileProblem::UnknownMember(name) => {
+                write!(
+                    f,
+                    "unknown member {name:?} at the top level; a vector file has only \"tool\" and \"vectors\""
+                )
+            }
+            FileProblem::MissingTool => {
+                f.write_str(r#""tool" must be a string naming one of the nine tools"#)
+            }
+            FileProblem::UnknownTool(name) => {
+                write!(f, "{}", vvoc_reference::UnknownTool(name.clone()))
+            }
             FileProblem::MissingVectors => f.write_str(r#""vectors" must be an array of vectors"#),
         }
     }
@@ -150,34 +192,48 @@ impl fmt::Display for VectorProblem {
                 "unknown member {name:?}; a vector has only id, doc, note, input, and one of accept and reject"
             ),
             VectorProblem::MissingId => f.write_str(r#""id" must be a string"#),
-            VectorProblem::BadId => {
-                f.write_str(r#""id" must match [a-z0-9][a-z0-9-]* (lowercase letters, digits and dashes)"#)
-            }
-            VectorProblem::DuplicateId { first_file, first_index } => write!(
+            VectorProblem::BadId => f.write_str(
+                r#""id" must match [a-z0-9][a-z0-9-]* (lowercase letters, digits and dashes)"#,
+            ),
+            VectorProblem::DuplicateId {
+                first_file,
+                first_index,
+            } => write!(
                 f,
                 "the id is already used by vector {first_index} of {}; ids are unique within a tool",
                 first_file.display()
             ),
-            VectorProblem::MissingInput => {
-                f.write_str(r#""input" is missing (any JSON value, null included, is a legal input)"#)
-            }
+            VectorProblem::MissingInput => f.write_str(
+                r#""input" is missing (any JSON value, null included, is a legal input)"#,
+            ),
             VectorProblem::BothOutcomes => {
                 f.write_str(r#"a vector has exactly one of "accept" and "reject", not both"#)
             }
-            VectorProblem::NoOutcome => {
-                f.write_str(r#"a vector needs "accept" (the normalized output) or "reject" (the issues)"#)
+            VectorProblem::NoOutcome => f.write_str(
+                r#"a vector needs "accept" (the normalized output) or "reject" (the issues)"#,
+            ),
+            VectorProblem::AcceptNotObject => {
+                f.write_str(r#""accept" must be the normalized output, a JSON object"#)
             }
-            VectorProblem::AcceptNotObject => f.write_str(r#""accept" must be the normalized output, a JSON object"#),
-            VectorProblem::RejectCount => f.write_str(r#""reject" must be an array of 1 to 8 issues"#),
-            VectorProblem::BadIssue { position, reason } => write!(f, "reject[{position}]: {reason}"),
-            VectorProblem::WrongType { member, expected } => write!(f, "{member:?} must be {expected}"),
+            VectorProblem::RejectCount => {
+                f.write_str(r#""reject" must be an array of 1 to 8 issues"#)
+            }
+            VectorProblem::BadIssue { position, reason } => {
+                write!(f, "reject[{position}]: {reason}")
+            }
+            VectorProblem::WrongType { member, expected } => {
+                write!(f, "{member:?} must be {expected}")
+            }
         }
     }
 }
 
 /// Every `*.json` file under `dir`, recursively, in sorted path order; an empty folder is refused.
 pub fn json_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
-    let folder_error = |reason: String| LoadError::Folder { dir: dir.to_owned(), reason };
+    let folder_error = |reason: String| LoadError::Folder {
+        dir: dir.to_owned(),
+        reason,
+    };
     if !dir.is_dir() {
         return Err(folder_error("no such folder".to_owned()));
     }
@@ -189,7 +245,9 @@ pub fn json_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
         }
     }
     if files.is_empty() {
-        return Err(LoadError::EmptyFolder { dir: dir.to_owned() });
+        return Err(LoadError::EmptyFolder {
+            dir: dir.to_owned(),
+        });
     }
     Ok(files)
 }
@@ -200,8 +258,10 @@ pub fn load(dirs: &[PathBuf]) -> Result<Vec<Vector>, LoadError> {
     let mut seen: HashMap<(Tool, String), (PathBuf, usize)> = HashMap::new();
     for dir in dirs {
         for file in json_files(dir)? {
-            let text = std::fs::read_to_string(&file)
-                .map_err(|e| LoadError::Read { file: file.clone(), reason: e.to_string() })?;
+            let text = std::fs::read_to_string(&file).map_err(|e| LoadError::Read {
+                file: file.clone(),
+                reason: e.to_string(),
+            })?;
             let source = file
                 .strip_prefix(dir)
                 .unwrap_or(&file)
@@ -233,16 +293,35 @@ pub fn load(dirs: &[PathBuf]) -> Result<Vec<Vector>, LoadError> {
 
 /// Parses the text of one vector file.
 pub fn parse_file(file: &Path, text: &str) -> Result<Vec<Vector>, LoadError> {
-    let json = Json::parse(text).map_err(|error| LoadError::Json { file: file.to_owned(), error })?;
-    let file_error = |problem| LoadError::File { file: file.to_owned(), problem };
-    let top = json.as_object().ok_or_else(|| file_error(FileProblem::NotObject))?;
-    if let Some((name, _)) = top.iter().find(|(k, _)| !(k.eq_str("tool") || k.eq_str("vectors"))) {
+    let json = Json::parse(text).map_err(|error| LoadError::Json {
+        file: file.to_owned(),
+        error,
+    })?;
+    let file_error = |problem| LoadError::File {
+        file: file.to_owned(),
+        problem,
+    };
+    let top = json
+        .as_object()
+        .ok_or_else(|| file_error(FileProblem::NotObject))?;
+    if let Some((name, _)) = top
+        .iter()
+        .find(|(k, _)| !(k.eq_str("tool") || k.eq_str("vectors")))
+    {
         return Err(file_error(FileProblem::UnknownMember(name.to_string())));
     }
-    let tool_name = top.get("tool").and_then(Json::as_string).ok_or_else(|| file_error(FileProblem::MissingTool))?;
-    let tool: Tool =
-        tool_name.to_string().parse().map_err(|_| file_error(FileProblem::UnknownTool(tool_name.to_string())))?;
-    let items = top.get("vectors").and_then(Json::as_array).ok_or_else(|| file_error(FileProblem::MissingVectors))?;
+    let tool_name = top
+        .get("tool")
+        .and_then(Json::as_string)
+        .ok_or_else(|| file_error(FileProblem::MissingTool))?;
+    let tool: Tool = tool_name
+        .to_string()
+        .parse()
+        .map_err(|_| file_error(FileProblem::UnknownTool(tool_name.to_string())))?;
+    let items = top
+        .get("vectors")
+        .and_then(Json::as_array)
+        .ok_or_else(|| file_error(FileProblem::MissingVectors))?;
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut vectors = Vec::with_capacity(items.len());
     for (index, item) in items.iter().enumerate() {
@@ -252,7 +331,10 @@ pub fn parse_file(file: &Path, text: &str) -> Result<Vec<Vector>, LoadError> {
                 file: file.to_owned(),
                 index,
                 id: Some(vector.id),
-                problem: VectorProblem::DuplicateId { first_file: file.to_owned(), first_index },
+                problem: VectorProblem::DuplicateId {
+                    first_file: file.to_owned(),
+                    first_index,
+                },
             });
         }
         seen.insert(vector.id.clone(), index);
@@ -264,10 +346,24 @@ pub fn parse_file(file: &Path, text: &str) -> Result<Vec<Vector>, LoadError> {
 const MEMBERS: [&str; 6] = ["id", "doc", "note", "input", "accept", "reject"];
 
 fn parse_vector(tool: Tool, file: &Path, index: usize, item: &Json) -> Result<Vector, LoadError> {
-    let id = item.as_object().and_then(|o| o.get("id")).and_then(Json::as_string).map(|s| s.to_string());
-    let error = |problem| LoadError::Vector { file: file.to_owned(), index, id: id.clone(), problem };
-    let object = item.as_object().ok_or_else(|| error(VectorProblem::NotObject))?;
-    if let Some((name, _)) = object.iter().find(|(k, _)| !MEMBERS.iter().any(|m| k.eq_str(m))) {
+    let id = item
+        .as_object()
+        .and_then(|o| o.get("id"))
+        .and_then(Json::as_string)
+        .map(|s| s.to_string());
+    let error = |problem| LoadError::Vector {
+        file: file.to_owned(),
+        index,
+        id: id.clone(),
+        problem,
+    };
+    let object = item
+        .as_object()
+        .ok_or_else(|| error(VectorProblem::NotObject))?;
+    if let Some((name, _)) = object
+        .iter()
+        .find(|(k, _)| !MEMBERS.iter().any(|m| k.eq_str(m)))
+    {
         return Err(error(VectorProblem::UnknownMember(name.to_string())));
     }
     let id = id.clone().ok_or_else(|| error(VectorProblem::MissingId))?;
@@ -277,14 +373,27 @@ fn parse_vector(tool: Tool, file: &Path, index: usize, item: &Json) -> Result<Ve
     let doc = match object.get("doc") {
         None => false,
         Some(Json::Bool(b)) => *b,
-        Some(_) => return Err(error(VectorProblem::WrongType { member: "doc", expected: "a boolean" })),
+        Some(_) => {
+            return Err(error(VectorProblem::WrongType {
+                member: "doc",
+                expected: "a boolean",
+            }));
+        }
     };
     let note = match object.get("note") {
         None => None,
         Some(Json::String(s)) => Some(s.to_string()),
-        Some(_) => return Err(error(VectorProblem::WrongType { member: "note", expected: "a string" })),
+        Some(_) => {
+            return Err(error(VectorProblem::WrongType {
+                member: "note",
+                expected: "a string",
+            }));
+        }
     };
-    let input = object.get("input").cloned().ok_or_else(|| error(VectorProblem::MissingInput))?;
+    let input = object
+        .get("input")
+        .cloned()
+        .ok_or_else(|| error(VectorProblem::MissingInput))?;
     let expected = match (object.get("accept"), object.get("reject")) {
         (Some(_), Some(_)) => return Err(error(VectorProblem::BothOutcomes)),
         (None, None) => return Err(error(VectorProblem::NoOutcome)),
@@ -299,19 +408,35 @@ fn parse_vector(tool: Tool, file: &Path, index: usize, item: &Json) -> Result<Ve
                 .iter()
                 .enumerate()
                 .map(|(position, issue)| {
-                    Issue::from_json(issue).map_err(|reason| error(VectorProblem::BadIssue { position, reason }))
+                    Issue::from_json(issue)
+                        .map_err(|reason| error(VectorProblem::BadIssue { position, reason }))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             Verdict::Reject(issues)
         }
     };
-    let source = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    Ok(Vector { tool, id, doc, note, input, expected, file: file.to_owned(), source, index })
+    let source = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Ok(Vector {
+        tool,
+        id,
+        doc,
+        note,
+        input,
+        expected,
+        file: file.to_owned(),
+        source,
+        index,
+    })
 }
 
 /// Whether `id` matches `[a-z0-9][a-z0-9-]*`.
 pub fn valid_id(id: &str) -> bool {
     let mut chars = id.chars();
-    chars.next().is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
         && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }

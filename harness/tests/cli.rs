@@ -6,7 +6,10 @@ use std::process::{Command, Output, Stdio};
 use vvoc_harness::default_vectors_dir;
 
 fn conform(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_conform")).args(args).output().expect("conform runs")
+    Command::new(env!("CARGO_BIN_EXE_conform"))
+        .args(args)
+        .output()
+        .expect("conform runs")
 }
 
 fn stdout(output: &Output) -> String {
@@ -32,7 +35,10 @@ fn check_prints_the_issues_and_the_one_line_form_and_exits_2_on_reject() {
     let output = conform(&["check", "web_search", r#"{"query":"q","count":0}"#]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stdout(&output).contains("\"message\": \"Too small: expected number to be >=1\""));
-    assert_eq!(stderr(&output), "INVALID_INPUT: count: Too small: expected number to be >=1\n");
+    assert_eq!(
+        stderr(&output),
+        "INVALID_INPUT: count: Too small: expected number to be >=1\n"
+    );
 }
 
 #[test]
@@ -43,7 +49,12 @@ fn check_reads_standard_input_when_no_input_is_given() {
         .stdout(Stdio::piped())
         .spawn()
         .expect("conform starts");
-    child.stdin.take().expect("a stdin").write_all(b"null").expect("written");
+    child
+        .stdin
+        .take()
+        .expect("a stdin")
+        .write_all(b"null")
+        .expect("written");
     let output = child.wait_with_output().expect("conform ends");
     assert_eq!(output.status.code(), Some(2));
     assert!(stdout(&output).contains("expected object, received null"));
@@ -56,7 +67,11 @@ fn check_refuses_an_unknown_tool_or_bad_json_with_exit_1() {
     assert!(stderr(&output).contains("unknown tool \"web_browse\""));
     let output = conform(&["check", "web_search", "{\"query\":"]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(stderr(&output).contains("the input is not valid JSON: line 1, column 10"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("the input is not valid JSON: line 1, column 10"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]
@@ -78,7 +93,11 @@ fn run_exits_2_when_a_vector_fails() {
         r#"{"tool": "web_search", "vectors": [{"id": "wrong", "input": {"query": "q"}, "accept": {"query": "q"}}]}"#,
     )
     .expect("written");
-    let output = conform(&["run", "--vectors", dir.path().to_str().expect("a UTF-8 path")]);
+    let output = conform(&[
+        "run",
+        "--vectors",
+        dir.path().to_str().expect("a UTF-8 path"),
+    ]);
     assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
     assert!(stdout(&output).contains("web_search"));
 }
@@ -87,11 +106,25 @@ fn run_exits_2_when_a_vector_fails() {
 fn run_selects_by_tool_and_filter() {
     let dir = default_vectors_dir();
     let dir = dir.to_str().expect("a UTF-8 path");
-    let output = conform(&["run", "--vectors", dir, "--tool", "web_search", "--filter", "count"]);
+    let output = conform(&[
+        "run",
+        "--vectors",
+        dir,
+        "--tool",
+        "web_search",
+        "--filter",
+        "count",
+    ]);
     assert_eq!(output.status.code(), Some(0));
     let text = stdout(&output);
     assert!(!text.contains("web_fetch"), "{text}");
-    let output = conform(&["run", "--vectors", dir, "--filter", "no-such-vector-anywhere"]);
+    let output = conform(&[
+        "run",
+        "--vectors",
+        dir,
+        "--filter",
+        "no-such-vector-anywhere",
+    ]);
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("no vector matches the selection"));
 }
@@ -101,14 +134,21 @@ fn list_prints_full_names_and_lint_names_a_bad_file() {
     let dir = default_vectors_dir();
     let output = conform(&["list", "--vectors", dir.to_str().expect("a UTF-8 path")]);
     assert_eq!(output.status.code(), Some(0));
-    let expected: Vec<String> =
-        vvoc_harness::vectors::load(&[dir]).expect("the vectors load").iter().map(|v| v.name()).collect();
+    let expected: Vec<String> = vvoc_harness::vectors::load(&[dir])
+        .expect("the vectors load")
+        .iter()
+        .map(|v| v.name())
+        .collect();
     let listed: Vec<String> = stdout(&output).lines().map(str::to_owned).collect();
     assert_eq!(listed, expected);
     assert!(listed.iter().any(|l| l == "web_search:default-count"));
     let bad = tempfile::tempdir().expect("a temporary folder");
     std::fs::write(bad.path().join("bad.json"), r#"{"tool": "web_search"}"#).expect("written");
-    let output = conform(&["lint", "--vectors", bad.path().to_str().expect("a UTF-8 path")]);
+    let output = conform(&[
+        "lint",
+        "--vectors",
+        bad.path().to_str().expect("a UTF-8 path"),
+    ]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
         stderr(&output).contains("bad.json: at the top level: \"vectors\" is a required property"),

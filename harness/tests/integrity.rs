@@ -2,8 +2,8 @@
 
 use vvoc_harness::default_vectors_dir;
 use vvoc_harness::integrity::{
-    defaults_are_observed, schemas_are_closed, tools_have_doc_examples, vocabulary_fields_are_refused,
-    vocabulary_values_are_documented,
+    defaults_are_observed, schemas_are_closed, tools_have_doc_examples,
+    vocabulary_fields_are_refused, vocabulary_values_are_documented,
 };
 use vvoc_harness::vectors::{Vector, load};
 use vvoc_reference::catalog::{Node, Scalar, Tool, ToolSpec};
@@ -33,7 +33,10 @@ fn an_undocumented_vocabulary_value_is_reported() {
     let mut specs = specs();
     specs[7].fields[2].node = Node::Enum(&["day", "week", "month", "year", "hour"]);
     let problems = vocabulary_values_are_documented(&refs(&specs), &vectors());
-    assert_eq!(problems, ["web_search: no accepted doc vector carries \"hour\" at `freshness`"]);
+    assert_eq!(
+        problems,
+        ["web_search: no accepted doc vector carries \"hour\" at `freshness`"]
+    );
 }
 
 #[test]
@@ -51,7 +54,10 @@ fn a_vocabulary_field_without_a_refusal_is_reported() {
         )
         .collect();
     let problems = vocabulary_fields_are_refused(&refs(&specs()), &without);
-    assert_eq!(problems, ["web_search: no reject vector has an issue at `freshness`"]);
+    assert_eq!(
+        problems,
+        ["web_search: no reject vector has an issue at `freshness`"]
+    );
 }
 
 #[test]
@@ -63,15 +69,23 @@ fn every_default_is_observed_in_an_accepted_output() {
 #[test]
 fn a_default_no_vector_shows_is_reported() {
     let mut specs = specs();
-    let count = specs[7].fields[1].clone().with_default(Scalar::Integer(9), "changed");
+    let count = specs[7].fields[1]
+        .clone()
+        .with_default(Scalar::Integer(9), "changed");
     specs[7].fields[1] = count;
     let problems = defaults_are_observed(&refs(&specs), &vectors());
-    assert_eq!(problems, ["web_search: no accepted vector shows the default `count` = 9 of an absent field"]);
+    assert_eq!(
+        problems,
+        ["web_search: no accepted vector shows the default `count` = 9 of an absent field"]
+    );
 }
 
 #[test]
 fn every_published_schema_is_closed() {
-    let schemas: Vec<(&str, Json)> = Tool::ALL.iter().map(|t| (t.id(), published_schema(*t))).collect();
+    let schemas: Vec<(&str, Json)> = Tool::ALL
+        .iter()
+        .map(|t| (t.id(), published_schema(*t)))
+        .collect();
     let problems = schemas_are_closed(&schemas);
     assert!(problems.is_empty(), "{problems:#?}");
 }
@@ -82,7 +96,10 @@ fn an_open_nested_object_is_reported_with_its_location() {
         r#"{"type":"object","properties":{"a":{"type":"array","items":{"type":"object","properties":{}}}},"additionalProperties":false}"#,
     )
     .expect("JSON");
-    assert_eq!(schemas_are_closed(&[("broken", schema)]), ["broken: the object at #/properties/a/items is not closed"]);
+    assert_eq!(
+        schemas_are_closed(&[("broken", schema)]),
+        ["broken: the object at #/properties/a/items is not closed"]
+    );
 }
 
 #[test]
@@ -97,5 +114,8 @@ fn a_tool_without_reject_doc_vectors_is_reported() {
         .into_iter()
         .filter(|v| !(v.tool == Tool::WorkItemClose && v.doc && !v.expected.is_accept()))
         .collect();
-    assert_eq!(tools_have_doc_examples(&without), ["work_item_close: no reject doc vector"]);
+    assert_eq!(
+        tools_have_doc_examples(&without),
+        ["work_item_close: no reject doc vector"]
+    );
 }

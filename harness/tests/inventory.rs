@@ -14,7 +14,16 @@ fn rules_by_vector() -> BTreeMap<String, Vec<RuleId>> {
     vectors
         .iter()
         .filter(|v| !v.expected.is_accept())
-        .map(|v| (v.name(), validate_traced(v.tool, &v.input).1.into_iter().map(|t| t.rule).collect()))
+        .map(|v| {
+            (
+                v.name(),
+                validate_traced(v.tool, &v.input)
+                    .1
+                    .into_iter()
+                    .map(|t| t.rule)
+                    .collect(),
+            )
+        })
         .collect()
 }
 
@@ -27,14 +36,27 @@ fn every_issue_of_every_vector_names_an_inventory_rule() {
             strays.push(format!("{vector}: {rule}"));
         }
     }
-    assert!(strays.is_empty(), "issues whose rule is not in the inventory:\n{}", strays.join("\n"));
+    assert!(
+        strays.is_empty(),
+        "issues whose rule is not in the inventory:\n{}",
+        strays.join("\n")
+    );
 }
 
 #[test]
 fn every_inventory_rule_is_produced_by_a_reject_vector() {
     let fired: BTreeSet<RuleId> = rules_by_vector().into_values().flatten().collect();
-    let missing: Vec<String> = inventory().into_iter().filter(|r| !fired.contains(r)).map(|r| r.to_string()).collect();
-    assert!(missing.is_empty(), "{} inventory rules have no reject vector:\n{}", missing.len(), missing.join("\n"));
+    let missing: Vec<String> = inventory()
+        .into_iter()
+        .filter(|r| !fired.contains(r))
+        .map(|r| r.to_string())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "{} inventory rules have no reject vector:\n{}",
+        missing.len(),
+        missing.join("\n")
+    );
 }
 
 #[test]

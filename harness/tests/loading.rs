@@ -20,7 +20,9 @@ fn load_error(files: &[(&str, &str)]) -> String {
     let dir = folder(files);
     let error = load(&[dir.path().to_owned()]).expect_err("the folder must be refused");
     // Report the file relative to the folder, so the assertions need no temporary path.
-    error.to_string().replace(&format!("{}/", dir.path().display()), "")
+    error
+        .to_string()
+        .replace(&format!("{}/", dir.path().display()), "")
 }
 
 const GOOD: &str = r#"{"tool": "web_search", "vectors": [
@@ -30,7 +32,11 @@ const GOOD: &str = r#"{"tool": "web_search", "vectors": [
 #[test]
 fn a_good_folder_loads_in_sorted_path_order() {
     let second = GOOD.replace("\"ok\"", "\"second\"");
-    let dir = folder(&[("b/z.json", &second), ("a.json", GOOD), ("notes.txt", "ignored")]);
+    let dir = folder(&[
+        ("b/z.json", &second),
+        ("a.json", GOOD),
+        ("notes.txt", "ignored"),
+    ]);
     let vectors = load(&[dir.path().to_owned()]).expect("a valid folder");
     let names: Vec<String> = vectors.iter().map(|v| v.name()).collect();
     assert_eq!(names, ["web_search:ok", "web_search:second"]);
@@ -69,26 +75,36 @@ fn a_vector_with_both_outcomes_is_refused_with_its_index_and_id() {
 #[test]
 fn a_vector_with_neither_outcome_is_refused() {
     let text = r#"{"tool": "web_search", "vectors": [{"id": "none", "input": {}}]}"#;
-    assert!(load_error(&[("x.json", text)]).contains("vector 0 (\"none\"): a vector needs \"accept\""));
+    assert!(
+        load_error(&[("x.json", text)]).contains("vector 0 (\"none\"): a vector needs \"accept\"")
+    );
 }
 
 #[test]
 fn a_missing_input_is_refused() {
     let text = r#"{"tool": "web_search", "vectors": [{"id": "no-input", "accept": {}}]}"#;
-    assert!(load_error(&[("x.json", text)]).contains("vector 0 (\"no-input\"): \"input\" is missing"));
+    assert!(
+        load_error(&[("x.json", text)]).contains("vector 0 (\"no-input\"): \"input\" is missing")
+    );
 }
 
 #[test]
 fn a_missing_id_is_refused() {
     let text = r#"{"tool": "web_search", "vectors": [{"input": {}, "accept": {}}]}"#;
-    assert_eq!(load_error(&[("x.json", text)]), "x.json: vector 0: \"id\" must be a string");
+    assert_eq!(
+        load_error(&[("x.json", text)]),
+        "x.json: vector 0: \"id\" must be a string"
+    );
 }
 
 #[test]
 fn a_bad_id_is_refused() {
     for id in ["Upper", "-dash-first", "under_score", ""] {
         let text = GOOD.replace("\"ok\"", &format!("{id:?}"));
-        assert!(load_error(&[("x.json", &text)]).contains("\"id\" must match [a-z0-9][a-z0-9-]*"), "{id}");
+        assert!(
+            load_error(&[("x.json", &text)]).contains("\"id\" must match [a-z0-9][a-z0-9-]*"),
+            "{id}"
+        );
     }
 }
 
@@ -116,7 +132,12 @@ fn a_duplicate_id_across_files_is_refused_naming_the_first() {
 fn the_same_id_in_two_tools_is_fine() {
     let other = GOOD.replace("web_search", "web_fetch");
     let dir = folder(&[("a.json", GOOD), ("b.json", &other)]);
-    assert_eq!(load(&[dir.path().to_owned()]).expect("distinct tools").len(), 2);
+    assert_eq!(
+        load(&[dir.path().to_owned()])
+            .expect("distinct tools")
+            .len(),
+        2
+    );
 }
 
 #[test]
@@ -124,7 +145,9 @@ fn unknown_members_are_refused_at_both_levels() {
     let top = GOOD.replace("\"vectors\"", "\"extra\": 1, \"vectors\"");
     assert!(load_error(&[("x.json", &top)]).contains("unknown member \"extra\" at the top level"));
     let vector = GOOD.replace("\"id\": \"ok\"", "\"id\": \"ok\", \"expect\": 1");
-    assert!(load_error(&[("x.json", &vector)]).contains("vector 0 (\"ok\"): unknown member \"expect\""));
+    assert!(
+        load_error(&[("x.json", &vector)]).contains("vector 0 (\"ok\"): unknown member \"expect\"")
+    );
 }
 
 #[test]
@@ -137,18 +160,29 @@ fn malformed_issues_are_refused_with_their_position() {
         load_error(&[("x.json", text)])
             .contains("vector 0 (\"bad-issue\"): reject[1]: unknown issue code \"wrong_code\"")
     );
-    let empty = r#"{"tool": "web_search", "vectors": [{"id": "empty", "input": {}, "reject": []}]}"#;
-    assert!(load_error(&[("x.json", empty)]).contains("\"reject\" must be an array of 1 to 8 issues"));
+    let empty =
+        r#"{"tool": "web_search", "vectors": [{"id": "empty", "input": {}, "reject": []}]}"#;
+    assert!(
+        load_error(&[("x.json", empty)]).contains("\"reject\" must be an array of 1 to 8 issues")
+    );
 }
 
 #[test]
 fn an_empty_or_missing_folder_is_refused() {
     let dir = folder(&[("readme.txt", "no vectors here")]);
-    let error = load(&[dir.path().to_owned()]).expect_err("no vector file").to_string();
-    assert!(error.ends_with("the folder holds no *.json file"), "{error}");
+    let error = load(&[dir.path().to_owned()])
+        .expect_err("no vector file")
+        .to_string();
+    assert!(
+        error.ends_with("the folder holds no *.json file"),
+        "{error}"
+    );
     let missing: PathBuf = dir.path().join("absent");
     let error = load(&[missing]).expect_err("no folder").to_string();
-    assert!(error.contains("cannot read the folder: no such folder"), "{error}");
+    assert!(
+        error.contains("cannot read the folder: no such folder"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -156,5 +190,8 @@ fn inputs_keep_what_serde_json_cannot_hold() {
     let text = r#"{"tool": "web_search", "vectors": [{"id": "odd", "input": {"query": "\ud800", "count": 1e400, "query": "\udc00"}, "accept": {}}]}"#;
     let dir = folder(&[("x.json", text)]);
     let vectors = load(&[dir.path().to_owned()]).expect("a valid file");
-    assert_eq!(vectors[0].input.to_compact(), r#"{"query":"\udc00","count":1e400}"#);
+    assert_eq!(
+        vectors[0].input.to_compact(),
+        r#"{"query":"\udc00","count":1e400}"#
+    );
 }

@@ -23,7 +23,10 @@ fn folder(modes: &[&str]) -> tempfile::TempDir {
             r#"{{"id": "fake-{mode}", "input": {{"query": "q", "fake": "{mode}"}}, "reject": [{{"code": "unrecognized_keys", "path": "fake", "message": "unrecognized key \"fake\"", "expected": "a known property of this request object"}}]}}"#
         ));
     }
-    let text = format!(r#"{{"tool": "web_search", "vectors": [{}]}}"#, vectors.join(",\n"));
+    let text = format!(
+        r#"{{"tool": "web_search", "vectors": [{}]}}"#,
+        vectors.join(",\n")
+    );
     std::fs::write(dir.path().join("fake.json"), text).expect("written");
     dir
 }
@@ -32,27 +35,57 @@ fn folder(modes: &[&str]) -> tempfile::TempDir {
 fn run(dir: &Path, peer_args: &str, extra: &[&str]) -> Output {
     let started = Instant::now();
     let peer = format!("{FAKE} {peer_args}");
-    let mut args = vec!["run", "--vectors", dir.to_str().expect("UTF-8"), "--peer", &peer];
+    let mut args = vec![
+        "run",
+        "--vectors",
+        dir.to_str().expect("UTF-8"),
+        "--peer",
+        &peer,
+    ];
     if !extra.contains(&"--timeout-ms") {
         args.extend(["--timeout-ms", "400"]);
     }
     args.extend_from_slice(extra);
-    let output = Command::new(CONFORM).args(&args).output().expect("conform runs");
-    assert!(started.elapsed() < Duration::from_secs(30), "the run took {:?}", started.elapsed());
+    let output = Command::new(CONFORM)
+        .args(&args)
+        .output()
+        .expect("conform runs");
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "the run took {:?}",
+        started.elapsed()
+    );
     output
 }
 
 fn text(output: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
 }
 
 /// The number in the summary's `total` row under the column `outcome`.
 fn total(output: &Output, outcome: &str) -> usize {
     let stdout = String::from_utf8_lossy(&output.stdout);
     let mut lines = stdout.lines();
-    let header: Vec<&str> = lines.next().unwrap_or_default().split_whitespace().collect();
-    let row: Vec<&str> = lines.find(|l| l.starts_with("total")).unwrap_or_default().split_whitespace().collect();
-    header.iter().position(|h| *h == outcome).and_then(|i| row.get(i)).and_then(|n| n.parse().ok()).unwrap_or(0)
+    let header: Vec<&str> = lines
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    let row: Vec<&str> = lines
+        .find(|l| l.starts_with("total"))
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    header
+        .iter()
+        .position(|h| *h == outcome)
+        .and_then(|i| row.get(i))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
 }
 
 #[test]
@@ -74,7 +107,12 @@ fn the_reference_served_as_a_peer_passes_every_vector_exactly() {
         .output()
         .expect("conform runs");
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
-    assert_eq!(total(&output, "vectors"), total(&output, "pass"), "{}", text(&output));
+    assert_eq!(
+        total(&output, "vectors"),
+        total(&output, "pass"),
+        "{}",
+        text(&output)
+    );
     assert!(total(&output, "pass") > 2000);
 }
 
@@ -83,7 +121,12 @@ fn a_peer_that_accepts_everything_fails_the_rejections() {
     let dir = folder(&[]);
     let output = run(dir.path(), "--all accept", &[]);
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
-    assert_eq!((total(&output, "pass"), total(&output, "fail")), (0, 2), "{}", text(&output));
+    assert_eq!(
+        (total(&output, "pass"), total(&output, "fail")),
+        (0, 2),
+        "{}",
+        text(&output)
+    );
 }
 
 #[test]
@@ -91,9 +134,19 @@ fn a_peer_that_rejects_everything_fails_and_passes_only_at_the_verdict_level_whe
     let dir = folder(&[]);
     let output = run(dir.path(), "--all reject", &[]);
     assert_eq!(output.status.code(), Some(2));
-    assert_eq!((total(&output, "pass"), total(&output, "fail")), (0, 2), "{}", text(&output));
+    assert_eq!(
+        (total(&output, "pass"), total(&output, "fail")),
+        (0, 2),
+        "{}",
+        text(&output)
+    );
     let output = run(dir.path(), "--all reject", &["--level", "verdict"]);
-    assert_eq!((total(&output, "pass"), total(&output, "fail")), (1, 1), "{}", text(&output));
+    assert_eq!(
+        (total(&output, "pass"), total(&output, "fail")),
+        (1, 1),
+        "{}",
+        text(&output)
+    );
 }
 
 #[test]
@@ -115,11 +168,23 @@ fn wrong_messages_fail_at_exact_and_pass_at_issues() {
 fn a_crash_is_blamed_on_its_check_and_the_peer_is_restarted() {
     let dir = folder(&["crash"]);
     let report = tempfile::tempdir().expect("a report folder");
-    let output = run(dir.path(), "", &["--report", report.path().to_str().expect("UTF-8")]);
+    let output = run(
+        dir.path(),
+        "",
+        &["--report", report.path().to_str().expect("UTF-8")],
+    );
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
-    assert_eq!((total(&output, "pass"), total(&output, "crash")), (2, 1), "{}", text(&output));
+    assert_eq!(
+        (total(&output, "pass"), total(&output, "crash")),
+        (2, 1),
+        "{}",
+        text(&output)
+    );
     let json = std::fs::read_to_string(report.path().join("conformance.json")).expect("a report");
-    assert!(json.contains("fake-peer: crashing on check"), "the stderr tail is kept: {json}");
+    assert!(
+        json.contains("fake-peer: crashing on check"),
+        "the stderr tail is kept: {json}"
+    );
 }
 
 #[test]
@@ -129,7 +194,12 @@ fn a_hang_times_out_and_the_rest_still_runs() {
     let output = run(dir.path(), "", &[]);
     assert!(started.elapsed() < Duration::from_secs(10));
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
-    assert_eq!((total(&output, "pass"), total(&output, "timeout")), (2, 1), "{}", text(&output));
+    assert_eq!(
+        (total(&output, "pass"), total(&output, "timeout")),
+        (2, 1),
+        "{}",
+        text(&output)
+    );
 }
 
 #[test]
@@ -137,7 +207,12 @@ fn garbage_and_a_wrong_seq_are_protocol_errors() {
     let dir = folder(&["garbage", "wrong-seq"]);
     let output = run(dir.path(), "", &[]);
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
-    assert_eq!((total(&output, "pass"), total(&output, "protocol-error")), (2, 2), "{}", text(&output));
+    assert_eq!(
+        (total(&output, "pass"), total(&output, "protocol-error")),
+        (2, 2),
+        "{}",
+        text(&output)
+    );
 }
 
 #[test]
@@ -145,7 +220,12 @@ fn an_error_answer_is_an_error_outcome() {
     let dir = folder(&["error"]);
     let output = run(dir.path(), "", &[]);
     assert_eq!(output.status.code(), Some(2));
-    assert_eq!((total(&output, "pass"), total(&output, "error")), (2, 1), "{}", text(&output));
+    assert_eq!(
+        (total(&output, "pass"), total(&output, "error")),
+        (2, 1),
+        "{}",
+        text(&output)
+    );
 }
 
 #[test]
@@ -161,11 +241,19 @@ fn an_answer_split_across_writes_is_reassembled() {
 fn a_flood_on_stderr_neither_blocks_nor_grows_the_report() {
     let dir = folder(&[]);
     let report = tempfile::tempdir().expect("a report folder");
-    let output = run(dir.path(), "--flood-stderr", &["--report", report.path().to_str().expect("UTF-8")]);
+    let output = run(
+        dir.path(),
+        "--flood-stderr",
+        &["--report", report.path().to_str().expect("UTF-8")],
+    );
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     let json = std::fs::read_to_string(report.path().join("conformance.json")).expect("a report");
     let tail = json.split("\"stderr_tail\": ").nth(1).unwrap_or_default();
-    assert!(tail.contains("fake-peer floods stderr") && tail.len() < 4096 + 200, "{} bytes", tail.len());
+    assert!(
+        tail.contains("fake-peer floods stderr") && tail.len() < 4096 + 200,
+        "{} bytes",
+        tail.len()
+    );
 }
 
 #[test]
@@ -180,8 +268,16 @@ fn a_peer_that_exits_during_the_hello_is_unusable() {
     let dir = folder(&[]);
     let output = run(dir.path(), "--hello exit", &[]);
     assert_eq!(output.status.code(), Some(3), "{}", text(&output));
-    assert!(text(&output).contains("the peer exited during the hello"), "{}", text(&output));
-    assert!(text(&output).contains("fake-peer: exiting during the hello"), "its stderr is shown: {}", text(&output));
+    assert!(
+        text(&output).contains("the peer exited during the hello"),
+        "{}",
+        text(&output)
+    );
+    assert!(
+        text(&output).contains("fake-peer: exiting during the hello"),
+        "its stderr is shown: {}",
+        text(&output)
+    );
 }
 
 #[test]
@@ -189,18 +285,32 @@ fn a_bad_hello_makes_the_peer_unusable() {
     let dir = folder(&[]);
     let output = run(dir.path(), "--hello bad", &[]);
     assert_eq!(output.status.code(), Some(3), "{}", text(&output));
-    assert!(text(&output).contains("the peer speaks protocol 2"), "{}", text(&output));
+    assert!(
+        text(&output).contains("the peer speaks protocol 2"),
+        "{}",
+        text(&output)
+    );
 }
 
 #[test]
 fn a_peer_that_cannot_start_is_unusable() {
     let dir = folder(&[]);
     let output = Command::new(CONFORM)
-        .args(["run", "--vectors", dir.path().to_str().expect("UTF-8"), "--peer", "/no/such/peer --flag"])
+        .args([
+            "run",
+            "--vectors",
+            dir.path().to_str().expect("UTF-8"),
+            "--peer",
+            "/no/such/peer --flag",
+        ])
         .output()
         .expect("conform runs");
     assert_eq!(output.status.code(), Some(3), "{}", text(&output));
-    assert!(text(&output).contains("cannot start the peer `/no/such/peer --flag`"), "{}", text(&output));
+    assert!(
+        text(&output).contains("cannot start the peer `/no/such/peer --flag`"),
+        "{}",
+        text(&output)
+    );
 }
 
 #[test]
@@ -208,36 +318,83 @@ fn too_many_restarts_make_the_peer_unusable() {
     let dir = folder(&["crash", "hang", "garbage"]);
     let output = run(dir.path(), "", &["--max-restarts", "1"]);
     assert_eq!(output.status.code(), Some(3), "{}", text(&output));
-    assert!(text(&output).contains("the peer failed 2 times"), "{}", text(&output));
+    assert!(
+        text(&output).contains("the peer failed 2 times"),
+        "{}",
+        text(&output)
+    );
 }
 
 #[test]
 fn tools_missing_from_the_hello_are_unsupported_not_failures() {
     let dir = folder(&[]);
+    std::fs::write(
+        dir.path().join("fetch.json"),
+        r#"{"tool": "web_fetch", "vectors": [{"id": "plain", "input": {"url": "https://a.test"}, "accept": {"url": "https://a.test", "format": "markdown", "timeout": 30}}]}"#,
+    )
+    .expect("written");
     let output = run(dir.path(), "--tools web_fetch", &[]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
-    assert_eq!(total(&output, "unsupported"), 2, "{}", text(&output));
+    assert_eq!(
+        (total(&output, "unsupported"), total(&output, "pass")),
+        (2, 1),
+        "{}",
+        text(&output)
+    );
+    // A peer that implements none of the selected tools checked nothing: that is no success.
+    let output = run(dir.path(), "--tools web_fetch", &["--tool", "web_search"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert!(
+        text(&output).contains(
+            "the peer implements none of the selected tools (its hello lists: web_fetch)"
+        ),
+        "{}",
+        text(&output)
+    );
+}
+
+#[test]
+fn a_hello_naming_an_unknown_tool_is_a_bad_hello() {
+    let dir = folder(&[]);
+    let output = run(dir.path(), "--tools web-search", &[]);
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output));
+    assert!(
+        text(&output).contains("\"tools\" names an unknown tool \"web-search\""),
+        "{}",
+        text(&output)
+    );
 }
 
 #[test]
 fn known_failures_must_keep_failing_and_must_name_vectors() {
     let dir = folder(&[]);
-    let list = dir.path().parent().expect("a parent").join(format!("known-{}.json", std::process::id()));
-    let write =
-        |entries: &str| std::fs::write(&list, format!(r#"{{"known_failures": [{entries}]}}"#)).expect("written");
+    let list = dir
+        .path()
+        .parent()
+        .expect("a parent")
+        .join(format!("known-{}.json", std::process::id()));
+    let write = |entries: &str| {
+        std::fs::write(&list, format!(r#"{{"known_failures": [{entries}]}}"#)).expect("written")
+    };
     let list_arg = list.to_str().expect("UTF-8").to_owned();
     write(r#"{"vector": "web_search:plain-reject", "reason": "the fake peer accepts everything"}"#);
     let output = run(dir.path(), "--all accept", &["--known-failures", &list_arg]);
     assert_eq!(total(&output, "known-fail"), 1, "{}", text(&output));
     write(r#"{"vector": "web_search:plain-accept", "reason": "listed but passing"}"#);
     let output = run(dir.path(), "", &["--known-failures", &list_arg]);
-    assert_eq!(output.status.code(), Some(2), "a fixed vector fails the run: {}", text(&output));
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "a fixed vector fails the run: {}",
+        text(&output)
+    );
     assert_eq!(total(&output, "fixed"), 1, "{}", text(&output));
     write(r#"{"vector": "web_search:no-such-vector", "reason": "stale"}"#);
     let output = run(dir.path(), "", &["--known-failures", &list_arg]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output));
     assert!(
-        text(&output).contains("lists \"web_search:no-such-vector\", which is no vector of this run"),
+        text(&output)
+            .contains("lists \"web_search:no-such-vector\", which is no vector of this run"),
         "{}",
         text(&output)
     );
@@ -248,15 +405,34 @@ fn known_failures_must_keep_failing_and_must_name_vectors() {
 fn the_current_failures_can_be_written_as_a_starting_list() {
     let dir = folder(&["error"]);
     let list = tempfile::NamedTempFile::new().expect("a file");
-    let output = run(dir.path(), "--all accept", &["--write-known-failures", list.path().to_str().expect("UTF-8")]);
+    let output = run(
+        dir.path(),
+        "--all accept",
+        &[
+            "--write-known-failures",
+            list.path().to_str().expect("UTF-8"),
+        ],
+    );
     assert_eq!(output.status.code(), Some(2));
     let written = std::fs::read_to_string(list.path()).expect("written");
     // Echoing the input is no normalized output, so even the accept vector fails.
     for name in ["plain-accept", "plain-reject", "fake-error"] {
-        assert!(written.contains(&format!("\"vector\": \"web_search:{name}\"")), "{written}");
+        assert!(
+            written.contains(&format!("\"vector\": \"web_search:{name}\"")),
+            "{written}"
+        );
     }
-    let output = run(dir.path(), "--all accept", &["--known-failures", list.path().to_str().expect("UTF-8")]);
-    assert_eq!(output.status.code(), Some(0), "with the list every failure is known: {}", text(&output));
+    let output = run(
+        dir.path(),
+        "--all accept",
+        &["--known-failures", list.path().to_str().expect("UTF-8")],
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "with the list every failure is known: {}",
+        text(&output)
+    );
 }
 
 #[test]
@@ -264,7 +440,11 @@ fn protocol_validation_refuses_a_message_the_lenient_reader_accepts() {
     let dir = folder(&[]);
     let output = run(dir.path(), "--extra-member", &[]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
-    let output = run(dir.path(), "--extra-member", &["--validate-protocol", "--max-restarts", "5"]);
+    let output = run(
+        dir.path(),
+        "--extra-member",
+        &["--validate-protocol", "--max-restarts", "5"],
+    );
     assert_eq!(total(&output, "protocol-error"), 2, "{}", text(&output));
     assert!(output.status.code() == Some(2), "{}", text(&output));
 }
@@ -288,4 +468,102 @@ fn several_peer_processes_share_the_work() {
         .expect("conform runs");
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     assert_eq!(total(&output, "pass"), total(&output, "vectors"));
+}
+
+#[test]
+fn a_known_failure_file_listing_a_vector_twice_is_refused() {
+    let dir = folder(&[]);
+    let list = dir.path().join("known.txt");
+    let entry = r#"{"vector": "web_search:plain-reject", "reason": "r"}"#;
+    std::fs::write(
+        &list,
+        format!(r#"{{"known_failures": [{entry}, {entry}]}}"#),
+    )
+    .expect("written");
+    let output = run(
+        dir.path(),
+        "--all accept",
+        &["--known-failures", list.to_str().expect("UTF-8")],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert!(
+        text(&output).contains("lists \"web_search:plain-reject\" twice; keep one entry"),
+        "{}",
+        text(&output)
+    );
+}
+
+#[test]
+fn writing_known_failures_after_a_selection_keeps_the_other_entries() {
+    let dir = folder(&["error"]);
+    let list = dir.path().join("known.txt");
+    let list_arg = list.to_str().expect("UTF-8");
+    run(
+        dir.path(),
+        "--all accept",
+        &["--write-known-failures", list_arg],
+    );
+    let all = std::fs::read_to_string(&list).expect("written");
+    assert!(
+        all.contains("plain-reject") && all.contains("fake-error"),
+        "{all}"
+    );
+    // A run of one vector that now passes drops only that vector's entry.
+    run(
+        dir.path(),
+        "",
+        &[
+            "--filter",
+            "plain-reject",
+            "--write-known-failures",
+            list_arg,
+        ],
+    );
+    let kept = std::fs::read_to_string(&list).expect("written");
+    assert!(
+        !kept.contains("plain-reject")
+            && kept.contains("fake-error")
+            && kept.contains("plain-accept"),
+        "{kept}"
+    );
+}
+
+/// Whether some process's command line contains `marker`.
+fn process_running(marker: &str) -> bool {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|entry| {
+            std::fs::read(entry.path().join("cmdline")).is_ok_and(|cmdline| {
+                String::from_utf8_lossy(&cmdline)
+                    .replace('\0', " ")
+                    .contains(marker)
+            })
+        })
+}
+
+#[test]
+fn what_a_peer_started_is_killed_with_it() {
+    let dir = folder(&[]);
+    // A shell whose child never answers: the hello times out, and the whole group must go.
+    let marker = format!("317.{}", std::process::id());
+    let output = Command::new(CONFORM)
+        .args([
+            "run",
+            "--vectors",
+            dir.path().to_str().expect("UTF-8"),
+            "--timeout-ms",
+            "200",
+            "--peer",
+        ])
+        .arg(format!("sh -c 'sleep {marker}; true'"))
+        .output()
+        .expect("conform runs");
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output));
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        !process_running(&format!("sleep {marker}")),
+        "the peer's child outlived the run"
+    );
 }

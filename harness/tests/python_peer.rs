@@ -14,17 +14,42 @@ fn the_python_example_peer_passes_its_tools_with_its_known_failures() {
     let peer = format!("python3 {}", peers.join("vvoc_peer.py").display());
     let known = peers.join("known-failures.json");
     let output = Command::new(env!("CARGO_BIN_EXE_conform"))
-        .args(["run", "--vectors", default_vectors_dir().to_str().expect("UTF-8"), "--peer", &peer])
-        .args(["--known-failures", known.to_str().expect("UTF-8"), "--validate-protocol"])
+        .args([
+            "run",
+            "--vectors",
+            default_vectors_dir().to_str().expect("UTF-8"),
+            "--peer",
+            &peer,
+        ])
+        .args([
+            "--known-failures",
+            known.to_str().expect("UTF-8"),
+            "--validate-protocol",
+        ])
         .output()
         .expect("conform runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     for tool in ["web_search", "web_fetch", "work_item_list"] {
-        let row: Vec<&str> =
-            stdout.lines().find(|l| l.starts_with(tool)).unwrap_or_default().split_whitespace().collect();
+        let row: Vec<&str> = stdout
+            .lines()
+            .find(|l| l.starts_with(tool))
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect();
         assert!(row.len() >= 3 && row[1] != "0", "{tool} ran: {stdout}");
         assert_ne!(row[2], "0", "{tool} has passing vectors: {stdout}");
     }
-    assert!(stdout.lines().next().is_some_and(|h| h.contains("known-fail") && h.contains("unsupported")), "{stdout}");
+    assert!(
+        stdout
+            .lines()
+            .next()
+            .is_some_and(|h| h.contains("known-fail") && h.contains("unsupported")),
+        "{stdout}"
+    );
 }

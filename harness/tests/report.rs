@@ -22,9 +22,12 @@ const VECTORS: &str = r#"{"tool": "web_search", "vectors": [
 ]}"#;
 
 fn fixed_run() -> RunResult {
-    let mut vectors = parse_file(std::path::Path::new("web_search/report.json"), VECTORS).expect("valid vectors");
-    let known: HashSet<String> =
-        ["web_search:known-fail", "web_search:fixed"].iter().map(|s| (*s).to_owned()).collect();
+    let mut vectors =
+        parse_file(std::path::Path::new("web_search/report.json"), VECTORS).expect("valid vectors");
+    let known: HashSet<String> = ["web_search:known-fail", "web_search:fixed"]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
     let accept = |v: &vvoc_harness::Vector| Answer::Verdict(validate_json(v.tool, &v.input));
     let mut fetch = parse_file(
         std::path::Path::new("web_fetch/report.json"),
@@ -37,12 +40,14 @@ fn fixed_run() -> RunResult {
         .map(|v| {
             let answer = match v.id.as_str() {
                 "pass" | "fixed" => accept(&v),
-                "fail" | "known-fail" => {
-                    Answer::Verdict(Verdict::Accept(Json::parse(r#"{"query":"q","count":0}"#).expect("JSON")))
-                }
+                "fail" | "known-fail" => Answer::Verdict(Verdict::Accept(
+                    Json::parse(r#"{"query":"q","count":0}"#).expect("JSON"),
+                )),
                 "error" => Answer::Error("cannot evaluate".to_owned()),
                 "timeout" => Answer::Timeout,
-                "crash" => Answer::Crash("the peer closed its output before answering (exit status: 1)".to_owned()),
+                "crash" => Answer::Crash(
+                    "the peer closed its output before answering (exit status: 1)".to_owned(),
+                ),
                 "protocol-error" => Answer::ProtocolError("not JSON: \"garbage\"".to_owned()),
                 _ => Answer::Unsupported,
             };

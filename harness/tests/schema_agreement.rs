@@ -43,7 +43,10 @@ fn schemas_and_validators_disagree_only_where_a_schema_cannot_express_the_contra
         .into_iter()
         .map(|tool| {
             let schema = to_serde(&published_schema(tool)).expect("a schema is plain JSON");
-            (tool, jsonschema::validator_for(&schema).expect("a valid draft 2020-12 schema"))
+            (
+                tool,
+                jsonschema::validator_for(&schema).expect("a valid draft 2020-12 schema"),
+            )
         })
         .collect();
     let mut classes: BTreeMap<Class, Vec<String>> = BTreeMap::new();
@@ -52,7 +55,10 @@ fn schemas_and_validators_disagree_only_where_a_schema_cannot_express_the_contra
     for vector in &vectors {
         let (verdict, traced) = validate_traced(vector.tool, &vector.input);
         let Some(instance) = to_serde(&vector.input) else {
-            classes.entry(Class::Unrepresentable).or_default().push(vector.name());
+            classes
+                .entry(Class::Unrepresentable)
+                .or_default()
+                .push(vector.name());
             continue;
         };
         let validator = &validators[&vector.tool];
@@ -64,7 +70,14 @@ fn schemas_and_validators_disagree_only_where_a_schema_cannot_express_the_contra
             // The validator refuses what the schema accepts: every issue must be explained.
             (Verdict::Reject(_), true) => traced
                 .iter()
-                .map(|t| refusal_class(vector.tool, &vector.input, &t.rule, &t.issue.path.to_string()))
+                .map(|t| {
+                    refusal_class(
+                        vector.tool,
+                        &vector.input,
+                        &t.rule,
+                        &t.issue.path.to_string(),
+                    )
+                })
                 .collect(),
             // The validator accepts what the schema refuses: every schema error must be explained.
             (Verdict::Accept(_), false) => validator
@@ -72,7 +85,11 @@ fn schemas_and_validators_disagree_only_where_a_schema_cannot_express_the_contra
                 .map(|e| acceptance_class(&vector.input, &e.instance_path.to_string()))
                 .collect(),
         };
-        match explained.iter().copied().collect::<Option<std::collections::BTreeSet<Class>>>() {
+        match explained
+            .iter()
+            .copied()
+            .collect::<Option<std::collections::BTreeSet<Class>>>()
+        {
             Some(found) => {
                 for class in found {
                     classes.entry(class).or_default().push(vector.name());
@@ -81,16 +98,38 @@ fn schemas_and_validators_disagree_only_where_a_schema_cannot_express_the_contra
             None => unexplained.push(format!(
                 "{} ({}): {:?}",
                 vector.name(),
-                if verdict.is_accept() { "accepted" } else { "refused" },
+                if verdict.is_accept() {
+                    "accepted"
+                } else {
+                    "refused"
+                },
                 vector.input.to_compact()
             )),
         }
     }
-    let counts: Vec<String> = classes.iter().map(|(c, v)| format!("{c}: {}", v.len())).collect();
-    println!("{agreements} vectors agree; vectors per disagreement class: {}", counts.join(", "));
-    assert!(unexplained.is_empty(), "disagreements no named class explains:\n{}", unexplained.join("\n"));
-    for class in [Class::BranchRule, Class::TrimBeforeBounds, Class::Utf16Units, Class::Unrepresentable] {
-        assert!(classes.contains_key(&class), "no vector shows the class {class}: the classification is not exercised");
+    let counts: Vec<String> = classes
+        .iter()
+        .map(|(c, v)| format!("{c}: {}", v.len()))
+        .collect();
+    println!(
+        "{agreements} vectors agree; vectors per disagreement class: {}",
+        counts.join(", ")
+    );
+    assert!(
+        unexplained.is_empty(),
+        "disagreements no named class explains:\n{}",
+        unexplained.join("\n")
+    );
+    for class in [
+        Class::BranchRule,
+        Class::TrimBeforeBounds,
+        Class::Utf16Units,
+        Class::Unrepresentable,
+    ] {
+        assert!(
+            classes.contains_key(&class),
+            "no vector shows the class {class}: the classification is not exercised"
+        );
     }
 }
 
@@ -98,11 +137,17 @@ fn schemas_and_validators_disagree_only_where_a_schema_cannot_express_the_contra
 fn refusal_class(tool: Tool, input: &Json, rule: &RuleId, path: &str) -> Option<Class> {
     match rule {
         RuleId::Branch { .. } => Some(Class::BranchRule),
-        RuleId::Structural { check: Check::MinLength | Check::MaxLength, pattern, .. } => {
+        RuleId::Structural {
+            check: Check::MinLength | Check::MaxLength,
+            pattern,
+            ..
+        } => {
             let value = navigate(input, path)?.as_string()?;
             let (min, max) = string_bounds(tool, pattern)?;
             let code_points = value.chars().count();
-            let within = |n: usize| min.is_none_or(|m| n >= m as usize) && max.is_none_or(|m| n <= m as usize);
+            let within = |n: usize| {
+                min.is_none_or(|m| n >= m as usize) && max.is_none_or(|m| n <= m as usize)
+            };
             match (within(code_points), within(value.len())) {
                 (true, false) => Some(Class::Utf16Units),
                 (true, true) => Some(Class::TrimBeforeBounds),
@@ -115,10 +160,14 @@ fn refusal_class(tool: Tool, input: &Json, rule: &RuleId, path: &str) -> Option<
 
 /// Why the schema refused the value at `pointer` although the validator accepts the input.
 fn acceptance_class(input: &Json, pointer: &str) -> Option<Class> {
-    let path = pointer.trim_start_matches('/').split('/').map(|segment| match segment.parse::<usize>() {
-        Ok(i) => format!("[{i}]"),
-        Err(_) => format!(".{segment}"),
-    });
+    let path =
+        pointer
+            .trim_start_matches('/')
+            .split('/')
+            .map(|segment| match segment.parse::<usize>() {
+                Ok(i) => format!("[{i}]"),
+                Err(_) => format!(".{segment}"),
+            });
     let path: String = path.collect::<String>().trim_start_matches('.').to_owned();
     let value = navigate(input, &path)?.as_string()?;
     (trim(value.units()).len() != value.len()).then_some(Class::TrimBeforeBounds)
@@ -128,12 +177,16 @@ fn acceptance_class(input: &Json, pointer: &str) -> Option<Class> {
 fn navigate<'a>(input: &'a Json, path: &str) -> Option<&'a Json> {
     let mut value = input;
     for part in path.split('.') {
-        let (name, indexes) = part.split_once('[').map_or((part, ""), |(n, rest)| (n, rest));
+        let (name, indexes) = part
+            .split_once('[')
+            .map_or((part, ""), |(n, rest)| (n, rest));
         if !name.is_empty() {
             value = value.as_object()?.get(name)?;
         }
         for index in indexes.split('[').filter(|s| !s.is_empty()) {
-            value = value.as_array()?.get(index.trim_end_matches(']').parse::<usize>().ok()?)?;
+            value = value
+                .as_array()?
+                .get(index.trim_end_matches(']').parse::<usize>().ok()?)?;
         }
     }
     Some(value)
@@ -152,7 +205,10 @@ fn string_bounds(tool: Tool, pattern: &str) -> Option<(Option<u32>, Option<u32>)
             current = element;
         }
         if let Node::Union(branches) = current {
-            let branch: usize = part.split_once('#').and_then(|(_, b)| b.parse().ok()).unwrap_or(1);
+            let branch: usize = part
+                .split_once('#')
+                .and_then(|(_, b)| b.parse().ok())
+                .unwrap_or(1);
             current = branches.get(branch - 1)?;
         }
         if let Node::Object(members) = current {

@@ -30,7 +30,10 @@ fn main() -> ExitCode {
     let trials = vectors
         .into_iter()
         .map(|vector| {
-            let known = KNOWN_FAILURES.iter().find(|(name, _)| *name == vector.name()).map(|(_, why)| *why);
+            let known = KNOWN_FAILURES
+                .iter()
+                .find(|(name, _)| *name == vector.name())
+                .map(|(_, why)| *why);
             let (name, kind) = (vector.name(), vector.kind());
             Trial::test(name, move || check(&vector, known)).with_kind(kind)
         })
@@ -58,9 +61,9 @@ fn failure_message(vector: &Vector, received: &Verdict) -> String {
     let expected = vector.expected.to_json().to_pretty();
     let got = received.to_json().to_pretty();
     format!(
-        "{name} ({file}, vector {index}): {summary}\n\ninput:\n{input}\n\nexpected:\n{expected}\n\nreceived:\n{got}\n\n{diff}",
+        "{name} (vectors/{file}, vector {index}): {summary}\n\ninput:\n{input}\n\nexpected:\n{expected}\n\nreceived:\n{got}\n\n{diff}",
         name = vector.name(),
-        file = vector.file.display(),
+        file = vector.source,
         index = vector.index,
         summary = compare::describe(&vector.expected, received),
         input = vector.input.to_pretty(),

@@ -27,7 +27,12 @@ pub(crate) struct Collector {
 
 impl Collector {
     pub(crate) fn new(tool: Tool) -> Collector {
-        Collector { tool, kept: Vec::new(), total: 0, decisive: false }
+        Collector {
+            tool,
+            kept: Vec::new(),
+            total: 0,
+            decisive: false,
+        }
     }
 
     /// The tool whose rules this collector attributes issues to.
@@ -61,18 +66,45 @@ impl Collector {
     ) {
         self.count(code);
         if self.kept.len() < MAX_ISSUES {
-            let rule = RuleId::Structural { tool: self.tool, pattern: path.pattern(), check };
-            self.keep(rule, code, path.render(), message(), expected.map(JsString::from), None);
+            let rule = RuleId::Structural {
+                tool: self.tool,
+                pattern: path.pattern(),
+                check,
+            };
+            self.keep(
+                rule,
+                code,
+                path.render(),
+                message(),
+                expected.map(JsString::from),
+                None,
+            );
         }
     }
 
     /// Appends an issue about an unknown member of the object at `object`.
-    pub(crate) fn unknown_key(&mut self, object: &Path<'_>, key: &Path<'_>, message: impl FnOnce() -> JsString) {
+    pub(crate) fn unknown_key(
+        &mut self,
+        object: &Path<'_>,
+        key: &Path<'_>,
+        message: impl FnOnce() -> JsString,
+    ) {
         self.count(Code::UnrecognizedKeys);
         if self.kept.len() < MAX_ISSUES {
-            let rule = RuleId::Structural { tool: self.tool, pattern: object.pattern(), check: Check::UnknownKey };
+            let rule = RuleId::Structural {
+                tool: self.tool,
+                pattern: object.pattern(),
+                check: Check::UnknownKey,
+            };
             let expected = Some(JsString::from("a known property of this request object"));
-            self.keep(rule, Code::UnrecognizedKeys, key.render(), message(), expected, None);
+            self.keep(
+                rule,
+                Code::UnrecognizedKeys,
+                key.render(),
+                message(),
+                expected,
+                None,
+            );
         }
     }
 
@@ -80,10 +112,21 @@ impl Collector {
     pub(crate) fn infinite(&mut self, path: &Path<'_>) {
         self.count(Code::InvalidType);
         if self.kept.len() < MAX_ISSUES {
-            let rule = RuleId::Structural { tool: self.tool, pattern: path.pattern(), check: Check::Finite };
+            let rule = RuleId::Structural {
+                tool: self.tool,
+                pattern: path.pattern(),
+                check: Check::Finite,
+            };
             let message = JsString::from("Invalid input: expected number, received number");
             let expected = Some(JsString::from("number"));
-            self.keep(rule, Code::InvalidType, path.render(), message, expected, Some(JsString::from("Infinity")));
+            self.keep(
+                rule,
+                Code::InvalidType,
+                path.render(),
+                message,
+                expected,
+                Some(JsString::from("Infinity")),
+            );
         }
     }
 
@@ -98,8 +141,18 @@ impl Collector {
     ) {
         self.count(code);
         if self.kept.len() < MAX_ISSUES {
-            let rule = RuleId::Branch { tool: self.tool, name: name.into() };
-            self.keep(rule, code, path.render(), message.into(), Some(expected.into()), None);
+            let rule = RuleId::Branch {
+                tool: self.tool,
+                name: name.into(),
+            };
+            self.keep(
+                rule,
+                code,
+                path.render(),
+                message.into(),
+                Some(expected.into()),
+                None,
+            );
         }
     }
 

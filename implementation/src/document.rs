@@ -1,7 +1,9 @@
 //! The reference document (§8): rendered from the catalog, the published schemas and the
 //! documented examples, whose outcomes are computed by running the validators.
 
-use crate::catalog::{self, CONTRACT_REVISION, CONTRACT_VERSION, Node, PACKAGE, REFERENCE_PATH, Tool, ToolSpec, prose};
+use crate::catalog::{
+    self, CONTRACT_REVISION, CONTRACT_VERSION, Node, PACKAGE, REFERENCE_PATH, Tool, ToolSpec, prose,
+};
 use crate::json::Json;
 use crate::schema::schema_of;
 use crate::text::{is_trim_unit, trim};
@@ -84,30 +86,69 @@ fn section(lines: &mut Vec<String>, tool: Tool, spec: &ToolSpec, examples: &[&Ex
     lines.push(format!("- Description: {}", first_line(spec.description)));
     lines.push(String::new());
     field_table(lines, spec);
-    let vocabularies: Vec<String> =
-        spec.vocabularies.iter().map(|field| format!("- `{field}`: {}", vocabulary(spec, field).join(" | "))).collect();
+    let vocabularies: Vec<String> = spec
+        .vocabularies
+        .iter()
+        .map(|field| format!("- `{field}`: {}", vocabulary(spec, field).join(" | ")))
+        .collect();
     block(lines, "Closed vocabularies:", vocabularies);
     let defaults: Vec<String> = spec
         .fields
         .iter()
         .filter_map(|f| {
-            f.default.as_ref().map(|d| format!("- `{}` = `{}` ({})", f.name, d.value.to_json().to_compact(), d.note))
+            f.default.as_ref().map(|d| {
+                format!(
+                    "- `{}` = `{}` ({})",
+                    f.name,
+                    d.value.to_json().to_compact(),
+                    d.note
+                )
+            })
         })
         .collect();
     block(lines, "Execute-time defaults:", defaults);
-    block(lines, "State/host prerequisites:", spec.prerequisites.iter().map(|p| format!("- {p}")).collect());
-    block(lines, "Conditional requirements:", spec.conditional_requirements.iter().map(|c| format!("- {c}")).collect());
-    let path_kinds =
-        spec.path_kinds.iter().map(|p| format!("- `{}` ({}): {}", p.field, p.kind.name(), p.rules)).collect();
+    block(
+        lines,
+        "State/host prerequisites:",
+        spec.prerequisites
+            .iter()
+            .map(|p| format!("- {p}"))
+            .collect(),
+    );
+    block(
+        lines,
+        "Conditional requirements:",
+        spec.conditional_requirements
+            .iter()
+            .map(|c| format!("- {c}"))
+            .collect(),
+    );
+    let path_kinds = spec
+        .path_kinds
+        .iter()
+        .map(|p| format!("- `{}` ({}): {}", p.field, p.kind.name(), p.rules))
+        .collect();
     block(lines, "Path kinds:", path_kinds);
     lines.push("Result families:".to_owned());
-    lines.extend(spec.result_families.iter().map(|(id, label)| format!("- `{tool}:{id}`: {label}")));
+    lines.extend(
+        spec.result_families
+            .iter()
+            .map(|(id, label)| format!("- `{tool}:{id}`: {label}")),
+    );
     lines.push(String::new());
-    let failures = spec.representative_failures.iter().map(|(path, what)| format!("- `{path}`: {what}")).collect();
+    let failures = spec
+        .representative_failures
+        .iter()
+        .map(|(path, what)| format!("- `{path}`: {what}"))
+        .collect();
     block(lines, "Representative failures:", failures);
     lines.push("Checked examples:".to_owned());
     for example in examples {
-        let outcome = if validate_json(tool, example.input).is_accept() { "accept" } else { "reject" };
+        let outcome = if validate_json(tool, example.input).is_accept() {
+            "accept"
+        } else {
+            "reject"
+        };
         lines.push(format!("- `{tool}:{}` ({outcome}):", example.id));
         lines.push("  ```json".to_owned());
         lines.extend(example.input.to_pretty().lines().map(|l| format!("  {l}")));
@@ -131,20 +172,41 @@ fn field_table(lines: &mut Vec<String>, spec: &ToolSpec) {
     lines.push("| --- | --- | --- | --- |".to_owned());
     let schema = schema_of(spec);
     let schema = schema.as_object().expect("a published schema is an object");
-    let required: Vec<&Json> = schema.get("required").and_then(Json::as_array).unwrap_or_default().iter().collect();
-    let properties = schema.get("properties").and_then(Json::as_object).expect("a published schema has properties");
+    let required: Vec<&Json> = schema
+        .get("required")
+        .and_then(Json::as_array)
+        .unwrap_or_default()
+        .iter()
+        .collect();
+    let properties = schema
+        .get("properties")
+        .and_then(Json::as_object)
+        .expect("a published schema has properties");
     for (name, property) in properties.iter() {
         let property = property.as_object().expect("a property is an object");
-        let text = |key: &str| property.get(key).and_then(Json::as_string).map(JsString::to_string_lossy);
+        let text = |key: &str| {
+            property
+                .get(key)
+                .and_then(Json::as_string)
+                .map(JsString::to_string_lossy)
+        };
         let kind = match property.get("enum").and_then(Json::as_array) {
             Some(values) => {
-                let values: Vec<String> =
-                    values.iter().filter_map(Json::as_string).map(JsString::to_string_lossy).collect();
+                let values: Vec<String> = values
+                    .iter()
+                    .filter_map(Json::as_string)
+                    .map(JsString::to_string_lossy)
+                    .collect();
                 format!("enum({})", values.join(" | "))
             }
-            None => {
-                text("type").unwrap_or_else(|| if property.contains("anyOf") { "union" } else { "object" }.to_owned())
-            }
+            None => text("type").unwrap_or_else(|| {
+                if property.contains("anyOf") {
+                    "union"
+                } else {
+                    "object"
+                }
+                .to_owned()
+            }),
         };
         let is_required = required.iter().any(|r| r.as_string() == Some(name));
         let description = cell(&text("description").unwrap_or_default());
@@ -204,6 +266,11 @@ fn collect_values(node: &Node, values: &mut Vec<&'static str>) {
         Node::Literal(value) => values.push(value),
         Node::Array(element, _) => collect_values(element, values),
         Node::Union(branches) => branches.iter().for_each(|b| collect_values(b, values)),
-        Node::Object(_) | Node::String(_) | Node::Integer(_) | Node::Number(_) | Node::Boolean | Node::Null => {}
+        Node::Object(_)
+        | Node::String(_)
+        | Node::Integer(_)
+        | Node::Number(_)
+        | Node::Boolean
+        | Node::Null => {}
     }
 }

@@ -16,18 +16,30 @@ pub fn inventory() -> Vec<RuleId> {
 pub fn tool_inventory(tool: Tool) -> Vec<RuleId> {
     let mut rules = Vec::new();
     let mut add = |pattern: &str, check: Check| {
-        rules.push(RuleId::Structural { tool, pattern: pattern.to_owned(), check });
+        rules.push(RuleId::Structural {
+            tool,
+            pattern: pattern.to_owned(),
+            check,
+        });
     };
     add("(root)", Check::Type);
     add("(root)", Check::UnknownKey);
     fields(&tool.spec().fields, "", &mut add);
-    rules.extend(crate::rules::names(tool).into_iter().map(|name| RuleId::Branch { tool, name }));
+    rules.extend(
+        crate::rules::names(tool)
+            .into_iter()
+            .map(|name| RuleId::Branch { tool, name }),
+    );
     rules
 }
 
 fn fields(fields: &[Field], base: &str, add: &mut impl FnMut(&str, Check)) {
     for field in fields {
-        let pattern = if base.is_empty() { field.name.to_owned() } else { format!("{base}.{}", field.name) };
+        let pattern = if base.is_empty() {
+            field.name.to_owned()
+        } else {
+            format!("{base}.{}", field.name)
+        };
         node(&field.node, &pattern, field.required, add);
     }
 }
@@ -46,7 +58,14 @@ fn node(node: &Node, pattern: &str, required: bool, add: &mut impl FnMut(&str, C
         }
         Node::Array(element, count) => {
             add(pattern, Check::Type);
-            length_checks(pattern, count.min(), count.max(), Check::MinItems, Check::MaxItems, add);
+            length_checks(
+                pattern,
+                count.min(),
+                count.max(),
+                Check::MinItems,
+                Check::MaxItems,
+                add,
+            );
             self::node(element, &format!("{pattern}[]"), false, add);
         }
         Node::String(kind) => {

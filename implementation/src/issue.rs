@@ -91,10 +91,16 @@ impl FromStr for Code {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Code, String> {
-        Code::ALL.into_iter().find(|c| c.as_str() == s).ok_or_else(|| {
-            let known: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
-            format!("unknown issue code {s:?}: expected one of {}", known.join(", "))
-        })
+        Code::ALL
+            .into_iter()
+            .find(|c| c.as_str() == s)
+            .ok_or_else(|| {
+                let known: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+                format!(
+                    "unknown issue code {s:?}: expected one of {}",
+                    known.join(", ")
+                )
+            })
     }
 }
 
@@ -131,10 +137,14 @@ impl Issue {
 
     /// Reads an issue object, refusing any other member and any missing or mistyped one.
     pub fn from_json(value: &Json) -> Result<Issue, String> {
-        let object =
-            value.as_object().ok_or_else(|| format!("an issue must be an object, found {}", value.type_name()))?;
+        let object = value
+            .as_object()
+            .ok_or_else(|| format!("an issue must be an object, found {}", value.type_name()))?;
         for (name, _) in object.iter() {
-            if !["code", "path", "message", "expected", "received"].iter().any(|k| name.eq_str(k)) {
+            if !["code", "path", "message", "expected", "received"]
+                .iter()
+                .any(|k| name.eq_str(k))
+            {
                 return Err(format!(
                     "unknown issue member {name:?}: an issue has only code, path, message, expected and received"
                 ));
@@ -144,10 +154,14 @@ impl Issue {
             match object.get(name) {
                 None => Ok(None),
                 Some(Json::String(s)) => Ok(Some(s.clone())),
-                Some(other) => Err(format!("issue member {name:?} must be a string, found {}", other.type_name())),
+                Some(other) => Err(format!(
+                    "issue member {name:?} must be a string, found {}",
+                    other.type_name()
+                )),
             }
         };
-        let required = |name: &str| text(name)?.ok_or_else(|| format!("issue member {name:?} is missing"));
+        let required =
+            |name: &str| text(name)?.ok_or_else(|| format!("issue member {name:?} is missing"));
         Ok(Issue {
             code: required("code")?.to_string_lossy().parse()?,
             path: required("path")?,
@@ -178,7 +192,10 @@ impl Verdict {
         let mut o = Object::new();
         match self {
             Verdict::Accept(output) => o.insert("accept", output.clone()),
-            Verdict::Reject(issues) => o.insert("reject", Json::Array(issues.iter().map(Issue::to_json).collect())),
+            Verdict::Reject(issues) => o.insert(
+                "reject",
+                Json::Array(issues.iter().map(Issue::to_json).collect()),
+            ),
         }
         Json::Object(o)
     }
@@ -205,4 +222,93 @@ pub fn one_line(issues: &[Issue]) -> JsString {
         line.push_units(truncate(part.units(), MAX_MESSAGE).units());
     }
     truncate(line.units(), 1800)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn issue(code: Code, path: &str, message: &str, expected: Option<&str>) -> Issue {
+        Issue {
+            code,
+            path: path.into(),
+            message: message.into(),
+            expected: expected.map(JsString::from),
+            received: None,
+        }
+    }
+
+    #[test]
+    fn one_issue_without_expected_is_path_and_message() {
+        let line = one_line(&[issue(
+            Code::TooSmall,
+            "count",
+            "Too small: expected number to be >=1",
+            None,
+        )]);
+        assert_eq!(
+            line,
+            "INVALID_INPUT: count: Too small: expected number to be >=1"
+        );
+    }
+
+    #[test]
+    fn parts_carry_expected_and_received_and_join_with_bars() {
+        let mut infinite = issue(
+            Code::InvalidType,
+            "count",
+            "Invalid input: expected number, received number",
+            Some("number"),
+        );
+        infinite.received = Some("Infinity".into());
+        assert_eq!(
+            one_line(&[infinite]),
+            "INVALID_INPUT: count: Invalid input: expected number, received number; expected number; received Infinity"
+        );
+        let unknown = |name: &str| {
+            issue(
+                Code::UnrecognizedKeys,
+                name,
+                &format!("unrecognized key \"{name}\""),
+                Some("a known property of this request object"),
+            )
+        };
+        assert_eq!(
+            one_line(&[unknown("apiKey"), unknown("provider")]),
+            "INVALID_INPUT: apiKey: unrecognized key \"apiKey\"; expected a known property of this request object | provider: unrecognized key \"provider\"; expected a known property of this request object"
+        );
+    }
+
+    #[test]
+    fn an_empty_expected_is_left_out() {
+        assert_eq!(
+            one_line(&[issue(Code::Custom, "(root)", "m", Some(""))]),
+            "INVALID_INPUT: (root): m"
+        );
+    }
+
+    #[test]
+    fn each_part_is_cut_at_200_units() {
+        // The fifth example of §1.6: a part of more than 200 units ends in an ellipsis at 200.
+        let message = "Invalid option: expected one of \"register\"|\"start\"|\"verify\"|\"recover\"|\"review\"|\"bind\"|\"complete\"|\"amend\"|\"authorize\"|\"record_approval\"|\"revoke_authority\"";
+        let expected = "\"register\" | \"start\" | \"verify\" | \"recover\" | \"review\" | \"bind\" | \"complete\" | \"amend\" | \"authorize\" | \"record_approval\" | \"revoke_authority\"";
+        let line = one_line(&[issue(Code::InvalidValue, "action", message, Some(expected))]);
+        assert_eq!(line.len(), "INVALID_INPUT: ".len() + 200);
+        assert!(
+            line.to_string()
+                .ends_with("expected \"register\" | \"start\" | \"ver…"),
+            "{line}"
+        );
+        assert_eq!(line.len(), 215, "the whole example line is 215 units");
+    }
+
+    #[test]
+    fn eight_long_parts_stay_under_the_line_bound() {
+        let long = "x".repeat(300);
+        let issues: Vec<Issue> = (0..8)
+            .map(|_| issue(Code::InvalidValue, "p", &long, Some(&long)))
+            .collect();
+        let line = one_line(&issues);
+        assert_eq!(line.len(), "INVALID_INPUT: ".len() + 8 * 200 + 7 * 3);
+    }
 }

@@ -48,7 +48,11 @@ pub struct ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
     }
 }
 
@@ -60,7 +64,11 @@ pub const MAX_DEPTH: usize = 512;
 impl Json {
     /// Parses one JSON text (surrounding whitespace allowed, nothing else).
     pub fn parse(text: &str) -> Result<Json, ParseError> {
-        let mut p = Parser { text, pos: 0, depth: 0 };
+        let mut p = Parser {
+            text,
+            pos: 0,
+            depth: 0,
+        };
         p.skip_ws();
         let value = p.value()?;
         p.skip_ws();
@@ -137,9 +145,14 @@ impl Json {
     pub fn same_as(&self, other: &Json) -> bool {
         match (self, other) {
             (Json::Number(a), Json::Number(b)) => a == b || (a.is_nan() && b.is_nan()),
-            (Json::Array(a), Json::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_as(y)),
+            (Json::Array(a), Json::Array(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_as(y))
+            }
             (Json::Object(a), Json::Object(b)) => {
-                a.len() == b.len() && a.iter().zip(b.iter()).all(|((ka, va), (kb, vb))| ka == kb && va.same_as(vb))
+                a.len() == b.len()
+                    && a.iter()
+                        .zip(b.iter())
+                        .all(|((ka, va), (kb, vb))| ka == kb && va.same_as(vb))
             }
             _ => self == other,
         }
@@ -182,7 +195,10 @@ impl Object {
 
     /// The value of the member `name`.
     pub fn get(&self, name: &str) -> Option<&Json> {
-        self.members.iter().find(|(k, _)| k.eq_str(name)).map(|(_, v)| v)
+        self.members
+            .iter()
+            .find(|(k, _)| k.eq_str(name))
+            .map(|(_, v)| v)
     }
 
     /// Whether a member `name` is present (whatever its value, `null` included).
@@ -227,7 +243,11 @@ pub fn format_number(n: f64) -> String {
         return "NaN".to_owned();
     }
     if n.is_infinite() {
-        return if n > 0.0 { "1e400".to_owned() } else { "-1e400".to_owned() };
+        return if n > 0.0 {
+            "1e400".to_owned()
+        } else {
+            "-1e400".to_owned()
+        };
     }
     if n == 0.0 {
         return "0".to_owned();
@@ -333,9 +353,9 @@ impl From<&serde_json::Value> for Json {
             serde_json::Value::Number(n) => Json::Number(n.as_f64().unwrap_or(f64::NAN)),
             serde_json::Value::String(s) => Json::str(s),
             serde_json::Value::Array(items) => Json::Array(items.iter().map(Json::from).collect()),
-            serde_json::Value::Object(map) => {
-                Json::Object(Object::from_members(map.iter().map(|(k, v)| (JsString::from(k), Json::from(v)))))
-            }
+            serde_json::Value::Object(map) => Json::Object(Object::from_members(
+                map.iter().map(|(k, v)| (JsString::from(k), Json::from(v))),
+            )),
         }
     }
 }
@@ -351,7 +371,11 @@ impl Parser<'_> {
         let before = &self.text[..self.pos];
         let line = before.matches('\n').count() + 1;
         let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        ParseError { line, column, message: message.to_owned() }
+        ParseError {
+            line,
+            column,
+            message: message.to_owned(),
+        }
     }
 
     fn peek(&self) -> Option<u8> {
@@ -389,7 +413,9 @@ impl Parser<'_> {
 
     fn nested(&mut self, f: fn(&mut Self) -> Result<Json, ParseError>) -> Result<Json, ParseError> {
         if self.depth >= MAX_DEPTH {
-            return Err(self.error(&format!("arrays and objects nest deeper than {MAX_DEPTH} levels")));
+            return Err(self.error(&format!(
+                "arrays and objects nest deeper than {MAX_DEPTH} levels"
+            )));
         }
         self.depth += 1;
         let value = f(self);
@@ -496,7 +522,9 @@ impl Parser<'_> {
             }
         }
         // Rust's parser rounds to nearest and gives an infinity on overflow, as the host does.
-        let value: f64 = self.text[start..self.pos].parse().map_err(|_| self.error("invalid number"))?;
+        let value: f64 = self.text[start..self.pos]
+            .parse()
+            .map_err(|_| self.error("invalid number"))?;
         Ok(Json::Number(value))
     }
 
@@ -532,7 +560,9 @@ impl Parser<'_> {
                             let hex = self.text.get(self.pos..self.pos + 4).unwrap_or("");
                             let unit = u16::from_str_radix(hex, 16)
                                 .ok()
-                                .filter(|_| hex.len() == 4 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+                                .filter(|_| {
+                                    hex.len() == 4 && hex.bytes().all(|b| b.is_ascii_hexdigit())
+                                })
                                 .ok_or_else(|| self.error("expected four hex digits after \\u"))?;
                             self.pos += 4;
                             out.push(unit);
@@ -543,7 +573,9 @@ impl Parser<'_> {
                         }
                     }
                 }
-                '\u{0}'..='\u{1f}' => return Err(self.error("unescaped control character in string")),
+                '\u{0}'..='\u{1f}' => {
+                    return Err(self.error("unescaped control character in string"));
+                }
                 _ => {
                     let mut buf = [0u16; 2];
                     out.extend_from_slice(c.encode_utf16(&mut buf));
@@ -570,8 +602,13 @@ mod tests {
 
     #[test]
     fn array_index_names_come_first_in_numeric_order() {
-        let v = parse(r#"{"zzz":1,"query":5,"10":2,"2":3,"aaa":4,"01":5,"4294967295":6,"4294967294":7}"#);
-        assert_eq!(v.to_compact(), r#"{"2":3,"10":2,"4294967294":7,"zzz":1,"query":5,"aaa":4,"01":5,"4294967295":6}"#);
+        let v = parse(
+            r#"{"zzz":1,"query":5,"10":2,"2":3,"aaa":4,"01":5,"4294967295":6,"4294967294":7}"#,
+        );
+        assert_eq!(
+            v.to_compact(),
+            r#"{"2":3,"10":2,"4294967294":7,"zzz":1,"query":5,"aaa":4,"01":5,"4294967295":6}"#
+        );
     }
 
     #[test]
@@ -606,7 +643,10 @@ mod tests {
     #[test]
     fn lone_surrogates_are_kept_and_written_back_escaped() {
         let v = parse(r#""a\ud800b\udc00""#);
-        assert_eq!(v.as_string().map(|s| s.units().to_vec()), Some(vec![0x61, 0xD800, 0x62, 0xDC00]));
+        assert_eq!(
+            v.as_string().map(|s| s.units().to_vec()),
+            Some(vec![0x61, 0xD800, 0x62, 0xDC00])
+        );
         assert_eq!(v.to_compact(), r#""a\ud800b\udc00""#);
         assert_eq!(parse(r#""\ud83d\ude00""#), Json::str("😀"));
     }

@@ -21,7 +21,10 @@ enum Seg<'a> {
 
 impl<'a> Path<'a> {
     /// The whole input.
-    pub const ROOT: Path<'static> = Path { parent: None, seg: None };
+    pub const ROOT: Path<'static> = Path {
+        parent: None,
+        seg: None,
+    };
 
     /// The declared member `name` of this object.
     pub fn field(&'a self, name: &'a str) -> Path<'a> {
@@ -44,7 +47,10 @@ impl<'a> Path<'a> {
     }
 
     fn child(&'a self, seg: Seg<'a>) -> Path<'a> {
-        Path { parent: Some(self), seg: Some(seg) }
+        Path {
+            parent: Some(self),
+            seg: Some(seg),
+        }
     }
 
     /// The path as an issue writes it: escaped names, `[i]` indexes, cut at 120 units, `(root)` when empty.
@@ -61,7 +67,11 @@ impl<'a> Path<'a> {
                 return truncate(text.units(), MAX_PATH);
             }
         }
-        if text.is_empty() { JsString::from("(root)") } else { text }
+        if text.is_empty() {
+            JsString::from("(root)")
+        } else {
+            text
+        }
     }
 
     /// The path as a rule pattern: indexes as `[]`, union branches as `#1`, `#2`, input keys left out.
@@ -80,7 +90,11 @@ impl<'a> Path<'a> {
                 Seg::Key(_) => {}
             }
         }
-        if text.is_empty() { "(root)".to_owned() } else { text }
+        if text.is_empty() {
+            "(root)".to_owned()
+        } else {
+            text
+        }
     }
 
     fn segments(&self) -> Vec<Seg<'a>> {
@@ -134,7 +148,10 @@ mod tests {
         let k120 = JsString::from("k".repeat(120));
         assert_eq!(root.key(&k120).render(), k120);
         let k121 = JsString::from("k".repeat(121));
-        assert_eq!(root.key(&k121).render(), JsString::from(format!("{}…", "k".repeat(119))));
+        assert_eq!(
+            root.key(&k121).render(),
+            JsString::from(format!("{}…", "k".repeat(119)))
+        );
     }
 
     #[test]

@@ -85,7 +85,9 @@ pub fn exact_file(t: &[u16]) -> Result<&[u16], PathReason> {
     if is(t[0], b'~') {
         return Err(PathReason::HomeRelativePath);
     }
-    if t.iter().any(|&u| is(u, b'*') || is(u, b'?') || is(u, b'[') || is(u, b']')) {
+    if t.iter()
+        .any(|&u| is(u, b'*') || is(u, b'?') || is(u, b'[') || is(u, b']'))
+    {
         return Err(PathReason::WildcardCharacters);
     }
     if t.iter().any(|&u| u <= 0x1F || u == 0x7F) {
@@ -113,12 +115,16 @@ mod tests {
 
     fn file(s: &str) -> Result<String, &'static str> {
         let units: Vec<u16> = s.encode_utf16().collect();
-        exact_file(&units).map(String::from_utf16_lossy).map_err(PathReason::as_str)
+        exact_file(&units)
+            .map(String::from_utf16_lossy)
+            .map_err(PathReason::as_str)
     }
 
     fn dir(s: &str) -> Result<String, &'static str> {
         let units: Vec<u16> = s.encode_utf16().collect();
-        directory_subtree(&units).map(String::from_utf16_lossy).map_err(PathReason::as_str)
+        directory_subtree(&units)
+            .map(String::from_utf16_lossy)
+            .map_err(PathReason::as_str)
     }
 
     #[test]
@@ -146,7 +152,17 @@ mod tests {
 
     #[test]
     fn unusual_but_valid_files_are_accepted() {
-        for path in [".vvoc/x", "...", "a/..b", "a b/é.ts", "a{b}.ts", "!a.ts", "Ab:c", "é:x", "C"] {
+        for path in [
+            ".vvoc/x",
+            "...",
+            "a/..b",
+            "a b/é.ts",
+            "a{b}.ts",
+            "!a.ts",
+            "Ab:c",
+            "é:x",
+            "C",
+        ] {
             assert_eq!(file(path), Ok(path.to_owned()), "{path:?}");
         }
     }

@@ -94,7 +94,11 @@ impl Check {
 impl fmt::Display for RuleId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RuleId::Structural { tool, pattern, check } => write!(f, "{tool}:{pattern}:{}", check.name()),
+            RuleId::Structural {
+                tool,
+                pattern,
+                check,
+            } => write!(f, "{tool}:{pattern}:{}", check.name()),
             RuleId::Branch { tool, name } => write!(f, "{tool}:branch:{name}"),
         }
     }

@@ -33,7 +33,11 @@ fn object_body(schema: &mut Object, fields: &[Field]) {
         properties.insert(field.name, Json::Object(property));
     }
     schema.insert("properties", Json::Object(properties));
-    let required: Vec<Json> = fields.iter().filter(|f| f.required).map(|f| Json::str(f.name)).collect();
+    let required: Vec<Json> = fields
+        .iter()
+        .filter(|f| f.required)
+        .map(|f| Json::str(f.name))
+        .collect();
     if !required.is_empty() {
         schema.insert("required", Json::Array(required));
     }
@@ -81,13 +85,19 @@ fn node_body(schema: &mut Object, node: &Node) {
         Node::Null => schema.insert("type", Json::str("null")),
         Node::Enum(values) => {
             schema.insert("type", Json::str("string"));
-            schema.insert("enum", Json::Array(values.iter().map(|v| Json::str(v)).collect()));
+            schema.insert(
+                "enum",
+                Json::Array(values.iter().map(|v| Json::str(v)).collect()),
+            );
         }
         Node::Literal(value) => {
             schema.insert("type", Json::str("string"));
             schema.insert("const", Json::str(value));
         }
-        Node::Union(branches) => schema.insert("anyOf", Json::Array(branches.iter().map(element_schema).collect())),
+        Node::Union(branches) => schema.insert(
+            "anyOf",
+            Json::Array(branches.iter().map(element_schema).collect()),
+        ),
     }
 }
 

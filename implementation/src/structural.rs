@@ -56,7 +56,12 @@ pub(crate) fn check_object(
 }
 
 /// Checks `value` (`None` when the member is absent) against `node`; returns the normalized value.
-pub(crate) fn check(node: &Node, value: Option<&Json>, path: &Path<'_>, out: &mut Collector) -> Option<Json> {
+pub(crate) fn check(
+    node: &Node,
+    value: Option<&Json>,
+    path: &Path<'_>,
+    out: &mut Collector,
+) -> Option<Json> {
     match node {
         Node::Object(fields) => check_object(fields, value, path, out),
         Node::Array(element, count) => check_array(element, *count, value, path, out),
@@ -72,22 +77,44 @@ pub(crate) fn check(node: &Node, value: Option<&Json>, path: &Path<'_>, out: &mu
             _ => wrong_type(out, path, "null", value),
         },
         Node::Enum(values) => match value {
-            Some(Json::String(s)) if values.iter().any(|v| s.eq_str(v)) => Some(Json::String(s.clone())),
+            Some(Json::String(s)) if values.iter().any(|v| s.eq_str(v)) => {
+                Some(Json::String(s.clone()))
+            }
             _ => {
-                let check = if value.is_none() { Check::Required } else { Check::Enum };
+                let check = if value.is_none() {
+                    Check::Required
+                } else {
+                    Check::Enum
+                };
                 let list: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
                 let message = format!("Invalid option: expected one of {}", list.join("|"));
-                out.structural(check, Code::InvalidValue, path, || message.into(), Some(&list.join(" | ")));
+                out.structural(
+                    check,
+                    Code::InvalidValue,
+                    path,
+                    || message.into(),
+                    Some(&list.join(" | ")),
+                );
                 None
             }
         },
         Node::Literal(literal) => match value {
             Some(Json::String(s)) if s.eq_str(literal) => Some(Json::String(s.clone())),
             _ => {
-                let check = if value.is_none() { Check::Required } else { Check::Literal };
+                let check = if value.is_none() {
+                    Check::Required
+                } else {
+                    Check::Literal
+                };
                 let quoted = format!("\"{literal}\"");
                 let message = format!("Invalid input: expected {quoted}");
-                out.structural(check, Code::InvalidValue, path, || message.into(), Some(&quoted));
+                out.structural(
+                    check,
+                    Code::InvalidValue,
+                    path,
+                    || message.into(),
+                    Some(&quoted),
+                );
                 None
             }
         },
@@ -116,7 +143,13 @@ fn check_array(
     let len = items.len();
     if let Some(min) = count.min().filter(|&min| len < min as usize) {
         let message = format!("Too small: expected array to have >={min} items");
-        out.structural(Check::MinItems, Code::TooSmall, path, || message.into(), None);
+        out.structural(
+            Check::MinItems,
+            Code::TooSmall,
+            path,
+            || message.into(),
+            None,
+        );
     }
     if let Some(max) = count.max().filter(|&max| len > max as usize) {
         let message = format!("Too big: expected array to have <={max} items");
@@ -125,22 +158,52 @@ fn check_array(
     Some(Json::Array(output))
 }
 
-fn check_string(kind: StringKind, value: Option<&Json>, path: &Path<'_>, out: &mut Collector) -> Option<Json> {
+fn check_string(
+    kind: StringKind,
+    value: Option<&Json>,
+    path: &Path<'_>,
+    out: &mut Collector,
+) -> Option<Json> {
     let (min, max) = kind.length();
     let Some(Json::String(s)) = value else {
         wrong_type(out, path, "string", value);
-        length_after_wrong_type(Bounds { min, max, exact: false }, value, path, out);
+        length_after_wrong_type(
+            Bounds {
+                min,
+                max,
+                exact: false,
+            },
+            value,
+            path,
+            out,
+        );
         return None;
     };
-    let text = if kind.trimmed() { JsString::from_units(trim(s.units())) } else { s.clone() };
+    let text = if kind.trimmed() {
+        JsString::from_units(trim(s.units()))
+    } else {
+        s.clone()
+    };
     let len = text.len();
     if let Some(min) = min.filter(|&min| len < min as usize) {
         let message = format!("Too small: expected string to have >={min} characters");
-        out.structural(Check::MinLength, Code::TooSmall, path, || message.into(), None);
+        out.structural(
+            Check::MinLength,
+            Code::TooSmall,
+            path,
+            || message.into(),
+            None,
+        );
     }
     if let Some(max) = max.filter(|&max| len > max as usize) {
         let message = format!("Too big: expected string to have <={max} characters");
-        out.structural(Check::MaxLength, Code::TooBig, path, || message.into(), None);
+        out.structural(
+            Check::MaxLength,
+            Code::TooBig,
+            path,
+            || message.into(),
+            None,
+        );
     }
     Some(Json::String(text))
 }
@@ -161,7 +224,13 @@ fn check_number(
     }
     if integer && n.fract() != 0.0 {
         let message = "Invalid input: expected int, received number";
-        out.structural(Check::Integer, Code::InvalidType, path, || message.into(), Some("int"));
+        out.structural(
+            Check::Integer,
+            Code::InvalidType,
+            path,
+            || message.into(),
+            Some("int"),
+        );
         return None;
     }
     let safe = MAX_SAFE_INTEGER as f64;
@@ -171,16 +240,34 @@ fn check_number(
     }
     if integer && n < -safe {
         let message = format!("Too small: expected int to be >-{MAX_SAFE_INTEGER}");
-        out.structural(Check::SafeMin, Code::TooSmall, path, || message.into(), None);
+        out.structural(
+            Check::SafeMin,
+            Code::TooSmall,
+            path,
+            || message.into(),
+            None,
+        );
     }
     match range.min {
         Some(Limit::Inclusive(min)) if n < min as f64 => {
             let message = format!("Too small: expected number to be >={min}");
-            out.structural(Check::Minimum, Code::TooSmall, path, || message.into(), None);
+            out.structural(
+                Check::Minimum,
+                Code::TooSmall,
+                path,
+                || message.into(),
+                None,
+            );
         }
         Some(Limit::Exclusive(min)) if n <= min as f64 => {
             let message = format!("Too small: expected number to be >{min}");
-            out.structural(Check::Minimum, Code::TooSmall, path, || message.into(), None);
+            out.structural(
+                Check::Minimum,
+                Code::TooSmall,
+                path,
+                || message.into(),
+                None,
+            );
         }
         Some(Limit::Inclusive(_) | Limit::Exclusive(_)) | None => {}
     }
@@ -201,7 +288,12 @@ fn check_number(
 
 /// §2.1.10: the first passing branch's output, else the issues of the one branch that failed
 /// only on bounds, else every branch's issues in branch order.
-fn check_union(branches: &[Node], value: Option<&Json>, path: &Path<'_>, out: &mut Collector) -> Option<Json> {
+fn check_union(
+    branches: &[Node],
+    value: Option<&Json>,
+    path: &Path<'_>,
+    out: &mut Collector,
+) -> Option<Json> {
     let mut failed = Vec::with_capacity(branches.len());
     for (i, branch) in branches.iter().enumerate() {
         let mut issues = Collector::new(out.tool());
@@ -211,7 +303,9 @@ fn check_union(branches: &[Node], value: Option<&Json>, path: &Path<'_>, out: &m
         }
         failed.push(issues);
     }
-    let bound_only: Vec<usize> = (0..failed.len()).filter(|&i| !failed[i].decisive()).collect();
+    let bound_only: Vec<usize> = (0..failed.len())
+        .filter(|&i| !failed[i].decisive())
+        .collect();
     if let [only] = bound_only[..] {
         out.append(failed.swap_remove(only));
     } else {
@@ -223,13 +317,24 @@ fn check_union(branches: &[Node], value: Option<&Json>, path: &Path<'_>, out: &m
 }
 
 /// The issue of a value of the wrong JSON type (or of an absent required member).
-fn wrong_type(out: &mut Collector, path: &Path<'_>, expected: &str, value: Option<&Json>) -> Option<Json> {
+fn wrong_type(
+    out: &mut Collector,
+    path: &Path<'_>,
+    expected: &str,
+    value: Option<&Json>,
+) -> Option<Json> {
     let (check, received) = match value {
         None => (Check::Required, "undefined"),
         Some(v) => (Check::Type, v.type_name()),
     };
     let message = format!("Invalid input: expected {expected}, received {received}");
-    out.structural(check, Code::InvalidType, path, || message.into(), Some(expected));
+    out.structural(
+        check,
+        Code::InvalidType,
+        path,
+        || message.into(),
+        Some(expected),
+    );
     None
 }
 
@@ -242,11 +347,20 @@ struct Bounds {
 }
 
 fn count_bounds(count: Count) -> Bounds {
-    Bounds { min: count.min(), max: count.max(), exact: matches!(count, Count::Exactly(_)) }
+    Bounds {
+        min: count.min(),
+        max: count.max(),
+        exact: matches!(count, Count::Exactly(_)),
+    }
 }
 
 /// §2.1.8: a wrong-typed value that has a length is still held to the node's length bounds.
-fn length_after_wrong_type(bounds: Bounds, value: Option<&Json>, path: &Path<'_>, out: &mut Collector) {
+fn length_after_wrong_type(
+    bounds: Bounds,
+    value: Option<&Json>,
+    path: &Path<'_>,
+    out: &mut Collector,
+) {
     let (length, noun, unit) = match value {
         Some(Json::String(s)) => (s.len() as f64, "string", Some("characters")),
         Some(Json::Array(items)) => (items.len() as f64, "array", Some("items")),
@@ -270,16 +384,32 @@ fn length_after_wrong_type(bounds: Bounds, value: Option<&Json>, path: &Path<'_>
             Some(Ordering::Less) | None => (true, false),
         },
         _ => (
-            bounds.min.is_some_and(|min| !matches!(compare(min), Some(Ordering::Greater | Ordering::Equal))),
-            bounds.max.is_some_and(|max| !matches!(compare(max), Some(Ordering::Less | Ordering::Equal))),
+            bounds.min.is_some_and(|min| {
+                !matches!(compare(min), Some(Ordering::Greater | Ordering::Equal))
+            }),
+            bounds
+                .max
+                .is_some_and(|max| !matches!(compare(max), Some(Ordering::Less | Ordering::Equal))),
         ),
     };
     if let (true, Some(min)) = (too_small, bounds.min) {
         let text = format!("Too small: {}", message(">=", min));
-        out.structural(Check::WrongTypeMinLength, Code::TooSmall, path, || text.into(), None);
+        out.structural(
+            Check::WrongTypeMinLength,
+            Code::TooSmall,
+            path,
+            || text.into(),
+            None,
+        );
     }
     if let (true, Some(max)) = (too_big, bounds.max) {
         let text = format!("Too big: {}", message("<=", max));
-        out.structural(Check::WrongTypeMaxLength, Code::TooBig, path, || text.into(), None);
+        out.structural(
+            Check::WrongTypeMaxLength,
+            Code::TooBig,
+            path,
+            || text.into(),
+            None,
+        );
     }
 }

@@ -28,8 +28,14 @@ pub fn is_trim_unit(u: u16) -> bool {
 
 /// `units` without leading and trailing members of the trimming set.
 pub fn trim(units: &[u16]) -> &[u16] {
-    let start = units.iter().position(|&u| !is_trim_unit(u)).unwrap_or(units.len());
-    let end = units.iter().rposition(|&u| !is_trim_unit(u)).map_or(start, |i| i + 1);
+    let start = units
+        .iter()
+        .position(|&u| !is_trim_unit(u))
+        .unwrap_or(units.len());
+    let end = units
+        .iter()
+        .rposition(|&u| !is_trim_unit(u))
+        .map_or(start, |i| i + 1);
     &units[start..end]
 }
 
@@ -74,7 +80,11 @@ pub fn push_json_escaped(out: &mut JsString, units: &[u16]) {
             0x0C => out.push_str("\\f"),
             0x0D => out.push_str("\\r"),
             0x00..=0x1F => out.push_str(&format!("\\u{u:04x}")),
-            0xD800..=0xDBFF if units.get(i + 1).is_some_and(|n| (0xDC00..=0xDFFF).contains(n)) => {
+            0xD800..=0xDBFF
+                if units
+                    .get(i + 1)
+                    .is_some_and(|n| (0xDC00..=0xDFFF).contains(n)) =>
+            {
                 out.push_units(&units[i..i + 2]);
                 i += 1;
             }
@@ -130,7 +140,10 @@ mod tests {
         let mut s = js("\"\\\u{8}\t\n\u{c}\r\u{1}\u{7f}\u{2028}/é😀");
         s.push(0xDC00);
         let quoted = json_quote(&s);
-        assert_eq!(quoted, "\"\\\"\\\\\\b\\t\\n\\f\\r\\u0001\u{7f}\u{2028}/é😀\\udc00\"");
+        assert_eq!(
+            quoted,
+            "\"\\\"\\\\\\b\\t\\n\\f\\r\\u0001\u{7f}\u{2028}/é😀\\udc00\""
+        );
     }
 
     #[test]

@@ -33,7 +33,11 @@ fn join(items: &[Json]) -> String {
 
 fn format_js_number(n: f64) -> String {
     if n.is_infinite() {
-        return if n > 0.0 { "Infinity".to_owned() } else { "-Infinity".to_owned() };
+        return if n > 0.0 {
+            "Infinity".to_owned()
+        } else {
+            "-Infinity".to_owned()
+        };
     }
     format_number(n)
 }
@@ -47,7 +51,14 @@ fn string_to_number(text: &str) -> f64 {
     if s.is_empty() {
         return 0.0;
     }
-    for (prefix, radix) in [("0x", 16), ("0X", 16), ("0o", 8), ("0O", 8), ("0b", 2), ("0B", 2)] {
+    for (prefix, radix) in [
+        ("0x", 16),
+        ("0X", 16),
+        ("0o", 8),
+        ("0O", 8),
+        ("0b", 2),
+        ("0B", 2),
+    ] {
         if let Some(digits) = s.strip_prefix(prefix) {
             return radix_integer(digits, radix);
         }

@@ -9,7 +9,10 @@
 /// standard's parser returns failure.
 pub fn scheme(input: &str) -> Option<String> {
     let url = url::Url::parse(input).ok()?;
-    let special = matches!(url.scheme(), "http" | "https" | "ws" | "wss" | "ftp" | "file");
+    let special = matches!(
+        url.scheme(),
+        "http" | "https" | "ws" | "wss" | "ftp" | "file"
+    );
     if !special && non_special_authority_fails(input) {
         return None;
     }
@@ -31,9 +34,16 @@ fn non_special_authority_fails(input: &str) -> bool {
     // The standard first strips leading and trailing C0 controls and spaces, then every tab and
     // newline.
     let trimmed = input.trim_matches(|c: char| c <= ' ');
-    let cleaned: String = trimmed.chars().filter(|c| !matches!(c, '\t' | '\n' | '\r')).collect();
-    let Some((_, rest)) = cleaned.split_once(':') else { return false };
-    let Some(after) = rest.strip_prefix("//") else { return false };
+    let cleaned: String = trimmed
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    let Some((_, rest)) = cleaned.split_once(':') else {
+        return false;
+    };
+    let Some(after) = rest.strip_prefix("//") else {
+        return false;
+    };
     let authority = after.split(['/', '?', '#']).next().unwrap_or_default();
     match authority.rsplit_once('@') {
         Some((_, host_and_port)) => host_and_port.is_empty() || host_and_port.contains('\\'),
@@ -45,7 +55,9 @@ fn non_special_authority_fails(input: &str) -> bool {
 /// UTS #46's validity criteria when CheckHyphens is off, as the URL Standard runs it; the `idna`
 /// crate leaves this criterion out.
 fn decodes_to_a_prefixed_label(label: &str) -> bool {
-    let Some(encoded) = label.strip_prefix("xn--") else { return false };
+    let Some(encoded) = label.strip_prefix("xn--") else {
+        return false;
+    };
     idna::punycode::decode_to_string(encoded).is_some_and(|decoded| decoded.starts_with("xn--"))
 }
 
@@ -57,8 +69,16 @@ mod tests {
     fn ordinary_urls_parse_with_their_scheme() {
         assert_eq!(scheme("HTTPS://EXAMPLE.test").as_deref(), Some("https"));
         assert_eq!(scheme("foo://user@x:80/y").as_deref(), Some("foo"));
-        assert_eq!(scheme("foo://a\\b@x/").as_deref(), Some("foo"), "a backslash in the userinfo is percent-encoded");
-        assert_eq!(scheme("foo://").as_deref(), Some("foo"), "a non-special URL may have an empty host");
+        assert_eq!(
+            scheme("foo://a\\b@x/").as_deref(),
+            Some("foo"),
+            "a backslash in the userinfo is percent-encoded"
+        );
+        assert_eq!(
+            scheme("foo://").as_deref(),
+            Some("foo"),
+            "a non-special URL may have an empty host"
+        );
         assert_eq!(
             scheme("https:\\\\a.test\\b").as_deref(),
             Some("https"),

@@ -5,7 +5,9 @@ use proptest::prelude::*;
 use proptest::test_runner::Config;
 use vvoc_reference::catalog::{Field, Node, StringKind};
 use vvoc_reference::issue::{MAX_ISSUES, MAX_MESSAGE, MAX_PATH};
-use vvoc_reference::{Code, JsString, Json, Object, RuleId, Tool, Verdict, one_line, validate, validate_traced};
+use vvoc_reference::{
+    Code, JsString, Json, Object, RuleId, Tool, Verdict, one_line, validate, validate_traced,
+};
 
 proptest! {
     #![proptest_config(Config { cases: 768, failure_persistence: None, ..Config::default() })]
@@ -35,26 +37,55 @@ fn check_verdict(tool: Tool, input: &Json) -> Result<(), TestCaseError> {
     let (verdict, traced) = validate_traced(tool, input);
     match &verdict {
         Verdict::Accept(output) => {
-            prop_assert!(output.as_object().is_some(), "the output is an object: {output}");
+            prop_assert!(
+                output.as_object().is_some(),
+                "the output is an object: {output}"
+            );
             let again = vvoc_reference::validate_json(tool, output);
-            prop_assert_eq!(&again, &verdict, "validating the normalized output of {} accepts it unchanged", input);
+            prop_assert_eq!(
+                &again,
+                &verdict,
+                "validating the normalized output of {} accepts it unchanged",
+                input
+            );
         }
         Verdict::Reject(issues) => {
-            prop_assert!((1..=MAX_ISSUES).contains(&issues.len()), "1 to 8 issues, got {}", issues.len());
+            prop_assert!(
+                (1..=MAX_ISSUES).contains(&issues.len()),
+                "1 to 8 issues, got {}",
+                issues.len()
+            );
             prop_assert_eq!(traced.len(), issues.len());
             for (issue, traced) in issues.iter().zip(&traced) {
-                prop_assert!(issue.path.len() <= MAX_PATH, "path of {} units", issue.path.len());
-                prop_assert!(issue.message.len() <= MAX_MESSAGE, "message of {} units", issue.message.len());
-                prop_assert!(issue.expected.as_ref().is_none_or(|e| e.len() <= MAX_MESSAGE));
+                prop_assert!(
+                    issue.path.len() <= MAX_PATH,
+                    "path of {} units",
+                    issue.path.len()
+                );
+                prop_assert!(
+                    issue.message.len() <= MAX_MESSAGE,
+                    "message of {} units",
+                    issue.message.len()
+                );
+                prop_assert!(
+                    issue
+                        .expected
+                        .as_ref()
+                        .is_none_or(|e| e.len() <= MAX_MESSAGE)
+                );
                 prop_assert!(
                     !matches!(issue.code, Code::InvalidUnion | Code::Custom),
                     "{:?} is never produced",
                     issue.code
                 );
                 prop_assert!(
-                    issue.received.as_ref().is_none_or(|r| r.eq_str("Infinity") && issue.code == Code::InvalidType)
+                    issue
+                        .received
+                        .as_ref()
+                        .is_none_or(|r| r.eq_str("Infinity") && issue.code == Code::InvalidType)
                 );
-                let structural_bound = matches!(traced.rule, RuleId::Structural { .. }) && issue.code.is_bound();
+                let structural_bound =
+                    matches!(traced.rule, RuleId::Structural { .. }) && issue.code.is_bound();
                 prop_assert_eq!(
                     issue.expected.is_none(),
                     structural_bound,
@@ -63,7 +94,9 @@ fn check_verdict(tool: Tool, input: &Json) -> Result<(), TestCaseError> {
                 );
             }
             let line = one_line(issues);
-            prop_assert!(line.len() <= 1800 && line.to_string_lossy().starts_with("INVALID_INPUT: "));
+            prop_assert!(
+                line.len() <= 1800 && line.to_string_lossy().starts_with("INVALID_INPUT: ")
+            );
         }
     }
     // The serde_json entry point agrees wherever serde_json can hold the input.
@@ -230,10 +263,14 @@ fn hostile_json() -> impl Strategy<Value = Json> {
         hostile_string().prop_map(Json::String),
     ];
     leaf.prop_recursive(10, 400, 12, |inner| {
-        let key = prop_oneof![prop::sample::select(NAMES).prop_map(JsString::from), hostile_string()];
+        let key = prop_oneof![
+            prop::sample::select(NAMES).prop_map(JsString::from),
+            hostile_string()
+        ];
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..12).prop_map(Json::Array),
-            prop::collection::vec((key, inner), 0..12).prop_map(|m| Json::Object(Object::from_members(m))),
+            prop::collection::vec((key, inner), 0..12)
+                .prop_map(|m| Json::Object(Object::from_members(m))),
         ]
     })
 }
@@ -269,7 +306,11 @@ fn generate(node: &Node, rng: &mut Rng, corruption: u32) -> Json {
             let max = count.max().unwrap_or(4).min(70) as u64;
             let min = count.min().unwrap_or(0) as u64;
             let len = min + rng.below(max.saturating_sub(min) + 2);
-            Json::Array((0..len).map(|_| generate(element, rng, corruption)).collect())
+            Json::Array(
+                (0..len)
+                    .map(|_| generate(element, rng, corruption))
+                    .collect(),
+            )
         }
         Node::String(kind) => Json::String(generate_string(*kind, rng)),
         Node::Integer(_) => Json::Number(rng.below(25) as f64 - 2.0),
@@ -278,7 +319,11 @@ fn generate(node: &Node, rng: &mut Rng, corruption: u32) -> Json {
         Node::Enum(values) => Json::str(values[rng.below(values.len() as u64) as usize]),
         Node::Literal(value) => Json::str(value),
         Node::Null => Json::Null,
-        Node::Union(branches) => generate(&branches[rng.below(branches.len() as u64) as usize], rng, corruption),
+        Node::Union(branches) => generate(
+            &branches[rng.below(branches.len() as u64) as usize],
+            rng,
+            corruption,
+        ),
     }
 }
 
@@ -286,11 +331,17 @@ fn generate_object(fields: &[Field], rng: &mut Rng, corruption: u32) -> Object {
     let mut members = Vec::new();
     for field in fields {
         if field.required || rng.chance(12) {
-            members.push((JsString::from(field.name), generate(&field.node, rng, corruption)));
+            members.push((
+                JsString::from(field.name),
+                generate(&field.node, rng, corruption),
+            ));
         }
     }
     if rng.chance(corruption / 2) {
-        members.push((JsString::from(NAMES[rng.below(NAMES.len() as u64) as usize]), corrupt(rng)));
+        members.push((
+            JsString::from(NAMES[rng.below(NAMES.len() as u64) as usize]),
+            corrupt(rng),
+        ));
     }
     // Shuffle so that the declared order is not the input order.
     for i in (1..members.len()).rev() {
@@ -316,7 +367,10 @@ fn corrupt(rng: &mut Rng) -> Json {
         2 => Json::Number([f64::INFINITY, -0.0, 0.5, 1e300, -7.0][rng.below(5) as usize]),
         3 => Json::str(TEXTS[rng.below(TEXTS.len() as u64) as usize]),
         4 => Json::Array(vec![Json::Null, Json::str("x")]),
-        5 => Json::Object(Object::from_members([(JsString::from("length"), Json::str("0x10"))])),
+        5 => Json::Object(Object::from_members([(
+            JsString::from("length"),
+            Json::str("0x10"),
+        )])),
         6 => Json::Object(Object::new()),
         _ => Json::Array(Vec::new()),
     }
@@ -330,14 +384,20 @@ fn accepted_inputs() -> &'static [(Tool, Json)] {
         let mut inputs = Vec::new();
         for tool in Tool::ALL {
             let dir = root.join(tool.id());
-            let mut files: Vec<_> =
-                std::fs::read_dir(&dir).expect("a vectors folder per tool").flatten().map(|e| e.path()).collect();
+            let mut files: Vec<_> = std::fs::read_dir(&dir)
+                .expect("a vectors folder per tool")
+                .flatten()
+                .map(|e| e.path())
+                .collect();
             files.sort();
             for file in files {
                 let text = std::fs::read_to_string(&file).expect("a readable vector file");
                 let json = Json::parse(&text).expect("a valid vector file");
-                let vectors =
-                    json.as_object().and_then(|o| o.get("vectors")).and_then(Json::as_array).unwrap_or_default();
+                let vectors = json
+                    .as_object()
+                    .and_then(|o| o.get("vectors"))
+                    .and_then(Json::as_array)
+                    .unwrap_or_default();
                 for vector in vectors.iter().filter_map(Json::as_object) {
                     if let (Some(input), true) = (vector.get("input"), vector.contains("accept")) {
                         inputs.push((tool, input.clone()));
@@ -355,7 +415,12 @@ fn mutate(value: &Json, rng: &mut Rng, corruption: u32) -> Json {
         return corrupt(rng);
     }
     match value {
-        Json::Array(items) => Json::Array(items.iter().map(|item| mutate(item, rng, corruption)).collect()),
+        Json::Array(items) => Json::Array(
+            items
+                .iter()
+                .map(|item| mutate(item, rng, corruption))
+                .collect(),
+        ),
         Json::Object(object) => {
             let mut members = Vec::new();
             for (name, item) in object.iter() {
@@ -364,7 +429,10 @@ fn mutate(value: &Json, rng: &mut Rng, corruption: u32) -> Json {
                 }
             }
             if rng.chance(corruption / 2) {
-                members.push((JsString::from(NAMES[rng.below(NAMES.len() as u64) as usize]), corrupt(rng)));
+                members.push((
+                    JsString::from(NAMES[rng.below(NAMES.len() as u64) as usize]),
+                    corrupt(rng),
+                ));
             }
             Json::Object(Object::from_members(members))
         }
@@ -376,17 +444,79 @@ fn mutate(value: &Json, rng: &mut Rng, corruption: u32) -> Json {
 fn corrupted_accepted_vectors_reach_accepts_and_rejects_of_every_tool() {
     // A property test that only ever sees refusals proves little about idempotence.
     for tool in Tool::ALL {
-        let inputs: Vec<&Json> = accepted_inputs().iter().filter(|(t, _)| *t == tool).map(|(_, i)| i).collect();
+        let inputs: Vec<&Json> = accepted_inputs()
+            .iter()
+            .filter(|(t, _)| *t == tool)
+            .map(|(_, i)| i)
+            .collect();
         assert!(!inputs.is_empty(), "{tool} has accept vectors");
         let (mut accepts, mut rejects) = (0, 0);
         for seed in 1..400u64 {
             let mut rng = Rng(seed * 7919);
-            let input = mutate(inputs[seed as usize % inputs.len()], &mut rng, (seed % 4) as u32 * 5);
+            let input = mutate(
+                inputs[seed as usize % inputs.len()],
+                &mut rng,
+                (seed % 4) as u32 * 5,
+            );
             match validate_traced(tool, &input).0 {
                 Verdict::Accept(_) => accepts += 1,
                 Verdict::Reject(_) => rejects += 1,
             }
         }
-        assert!(accepts > 0 && rejects > 0, "{tool}: {accepts} accepts, {rejects} rejects");
+        assert!(
+            accepts > 0 && rejects > 0,
+            "{tool}: {accepts} accepts, {rejects} rejects"
+        );
+    }
+}
+
+#[test]
+fn deeply_nested_values_get_well_formed_verdicts() {
+    let depth = 500;
+    let nested = |inner: &str| format!("{}{inner}{}", "[".repeat(depth), "]".repeat(depth));
+    // A wrong-typed array nested 500 deep: the type issue, and no length issue (one element).
+    let input = Json::parse(&format!(r#"{{"workItemId": {}}}"#, nested("7")))
+        .expect("within the parser's depth");
+    let issues = refusal(Tool::WorkItemClose, &input);
+    assert_eq!(issues.len(), 1, "{issues:?}");
+    // A `length` member whose value is an array nested 500 deep converts through its joined text.
+    let input = Json::parse(&format!(
+        r#"{{"workItemId": {{"length": {}}}}}"#,
+        nested(r#""200""#)
+    ))
+    .expect("parses");
+    let issues = refusal(Tool::WorkItemClose, &input);
+    let messages: Vec<String> = issues.iter().map(|i| i.message.to_string()).collect();
+    assert_eq!(
+        messages,
+        [
+            "Invalid input: expected string, received object",
+            "Too big: expected unknown to be <=128"
+        ]
+    );
+    // Deep values under unknown names and in every tool's fields.
+    for tool in Tool::ALL {
+        let input = Json::parse(&format!(
+            r#"{{"deep": {}, "items": {}}}"#,
+            nested("{}"),
+            nested("null")
+        ))
+        .expect("parses");
+        check_verdict(tool, &input).expect("a well-formed verdict");
+    }
+    // Deeper than the parser allows is a parse error naming the limit, not an overflow.
+    let too_deep = format!("{}1{}", "[".repeat(600), "]".repeat(600));
+    let error = Json::parse(&too_deep).expect_err("too deep");
+    assert!(
+        error.message.contains("nest deeper than 512 levels"),
+        "{error}"
+    );
+}
+
+/// The issues of a refusal (none for an acceptance, which the callers' assertions then catch).
+fn refusal(tool: Tool, input: &Json) -> Vec<vvoc_reference::Issue> {
+    match validate_traced(tool, input).0 {
+        Verdict::Reject(issues) => issues,
+        Verdict::Accept(_) => Vec::new(),
     }
 }

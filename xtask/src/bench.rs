@@ -33,7 +33,15 @@ impl Measurement {
 pub fn bench(root: &Path, jobs: usize, per_check_sample: usize) -> Result<Vec<Measurement>> {
     let status = Command::new(env!("CARGO"))
         .current_dir(root)
-        .args(["build", "--release", "--quiet", "-p", "vvoc-harness", "--bin", "conform"])
+        .args([
+            "build",
+            "--release",
+            "--quiet",
+            "-p",
+            "vvoc-harness",
+            "--bin",
+            "conform",
+        ])
         .status()
         .context("cannot run cargo build")?;
     if !status.success() {
@@ -41,9 +49,19 @@ pub fn bench(root: &Path, jobs: usize, per_check_sample: usize) -> Result<Vec<Me
     }
     let conform = root.join("target/release/conform");
     let vectors = root.join("vectors");
-    let mut measurements = vec![conform_run(&conform, &vectors, None, "in process (reference)")?];
+    let mut measurements = vec![conform_run(
+        &conform,
+        &vectors,
+        None,
+        "in process (reference)",
+    )?];
     let peer = format!("{} peer", conform.display());
-    measurements.push(conform_run(&conform, &vectors, Some((&peer, 1)), "conform peer, 1 process")?);
+    measurements.push(conform_run(
+        &conform,
+        &vectors,
+        Some((&peer, 1)),
+        "conform peer, 1 process",
+    )?);
     measurements.push(conform_run(
         &conform,
         &vectors,
@@ -56,9 +74,18 @@ pub fn bench(root: &Path, jobs: usize, per_check_sample: usize) -> Result<Vec<Me
 
 /// The table `cargo xtask bench` prints.
 pub fn table(measurements: &[Measurement]) -> String {
-    let mut out = format!("{:<36} {:>8} {:>9} {:>10}\n", "mode", "checks", "seconds", "checks/s");
+    let mut out = format!(
+        "{:<36} {:>8} {:>9} {:>10}\n",
+        "mode", "checks", "seconds", "checks/s"
+    );
     for m in measurements {
-        out.push_str(&format!("{:<36} {:>8} {:>9.3} {:>10.0}\n", m.mode, m.checks, m.elapsed.as_secs_f64(), m.rate()));
+        out.push_str(&format!(
+            "{:<36} {:>8} {:>9.3} {:>10.0}\n",
+            m.mode,
+            m.checks,
+            m.elapsed.as_secs_f64(),
+            m.rate()
+        ));
     }
     if let (Some(persistent), Some(per_check)) = (measurements.get(1), measurements.last()) {
         out.push_str(&format!(
@@ -70,21 +97,40 @@ pub fn table(measurements: &[Measurement]) -> String {
 }
 
 /// Runs `conform run` (in process, or against a peer with `jobs` processes) and reads its timing.
-fn conform_run(conform: &Path, vectors: &Path, peer: Option<(&str, usize)>, mode: &str) -> Result<Measurement> {
+fn conform_run(
+    conform: &Path,
+    vectors: &Path,
+    peer: Option<(&str, usize)>,
+    mode: &str,
+) -> Result<Measurement> {
     let mut command = Command::new(conform);
     command.arg("run").arg("--vectors").arg(vectors);
     if let Some((peer, jobs)) = peer {
         command.args(["--peer", peer, "--jobs", &jobs.to_string()]);
     }
-    let output = command.output().with_context(|| format!("cannot run {}", conform.display()))?;
+    let output = command
+        .output()
+        .with_context(|| format!("cannot run {}", conform.display()))?;
     let stdout = String::from_utf8_lossy(&output.stdout);
     // The summary's last line reads "<checks> checks in <seconds> s: ...".
-    let line =
-        stdout.lines().find(|l| l.contains(" checks in ")).with_context(|| format!("no timing in:\n{stdout}"))?;
+    let line = stdout
+        .lines()
+        .find(|l| l.contains(" checks in "))
+        .with_context(|| format!("no timing in:\n{stdout}"))?;
     let mut words = line.split_whitespace();
-    let checks: usize = words.next().and_then(|w| w.parse().ok()).context("no check count")?;
-    let seconds: f64 = words.nth(2).and_then(|w| w.parse().ok()).context("no seconds")?;
-    Ok(Measurement { mode: mode.to_owned(), checks, elapsed: Duration::from_secs_f64(seconds) })
+    let checks: usize = words
+        .next()
+        .and_then(|w| w.parse().ok())
+        .context("no check count")?;
+    let seconds: f64 = words
+        .nth(2)
+        .and_then(|w| w.parse().ok())
+        .context("no seconds")?;
+    Ok(Measurement {
+        mode: mode.to_owned(),
+        checks,
+        elapsed: Duration::from_secs_f64(seconds),
+    })
 }
 
 /// Starts a fresh `conform peer` for each of the first `sample` vectors.
@@ -95,7 +141,11 @@ fn process_per_check(peer: &str, vectors: &Path, sample: usize) -> Result<Measur
     let mut checks = 0;
     for (seq, vector) in vectors.iter().take(sample).enumerate() {
         let mut session = Session::start(&command, Duration::from_secs(10), None)?;
-        session.send(&ToPeer::Check { seq: seq as u64, tool: vector.tool, input: &vector.input });
+        session.send(&ToPeer::Check {
+            seq: seq as u64,
+            tool: vector.tool,
+            input: &vector.input,
+        });
         match session.next_event(Instant::now() + Duration::from_secs(10)) {
             Ok(Event::Line(line)) => match parse_result(&line) {
                 Ok((_, Answer::Verdict(_))) => checks += 1,
@@ -105,5 +155,9 @@ fn process_per_check(peer: &str, vectors: &Path, sample: usize) -> Result<Measur
         }
         session.finish();
     }
-    Ok(Measurement { mode: "one process per check".to_owned(), checks, elapsed: started.elapsed() })
+    Ok(Measurement {
+        mode: "one process per check".to_owned(),
+        checks,
+        elapsed: started.elapsed(),
+    })
 }

@@ -35,8 +35,15 @@ pub enum Change {
 /// Every generated file of the catalog `specs` (one per tool, in document order) and the
 /// documented vectors.
 pub fn outputs(specs: &[&ToolSpec], vectors: &[Vector]) -> Vec<Output> {
-    let examples: Vec<Example<'_>> =
-        vectors.iter().filter(|v| v.doc).map(|v| Example { tool: v.tool, id: &v.id, input: &v.input }).collect();
+    let examples: Vec<Example<'_>> = vectors
+        .iter()
+        .filter(|v| v.doc)
+        .map(|v| Example {
+            tool: v.tool,
+            id: &v.id,
+            input: &v.input,
+        })
+        .collect();
     let mut outputs = vec![Output {
         path: PathBuf::from(vvoc_reference::catalog::REFERENCE_PATH),
         content: render_catalog(specs, &examples),
@@ -47,9 +54,14 @@ pub fn outputs(specs: &[&ToolSpec], vectors: &[Vector]) -> Vec<Output> {
             content: format!("{}\n", schema_of(spec).to_pretty()),
         });
     }
-    outputs.push(Output { path: PathBuf::from("implementation/published/README.md"), content: readme(specs) });
-    for (name, schema) in [("vector-file", meta_schema::vector_file()), ("mutation-rows", meta_schema::mutation_rows())]
-    {
+    outputs.push(Output {
+        path: PathBuf::from("implementation/published/README.md"),
+        content: readme(specs),
+    });
+    for (name, schema) in [
+        ("vector-file", meta_schema::vector_file()),
+        ("mutation-rows", meta_schema::mutation_rows()),
+    ] {
         outputs.push(Output {
             path: PathBuf::from(format!("harness/schemas/{name}.schema.json")),
             content: pretty(&schema),
@@ -57,7 +69,10 @@ pub fn outputs(specs: &[&ToolSpec], vectors: &[Vector]) -> Vec<Output> {
     }
     for (name, schema) in protocol::schemas() {
         let path = PathBuf::from(format!("harness/schemas/protocol/{name}.schema.json"));
-        outputs.push(Output { path, content: pretty(&schema) });
+        outputs.push(Output {
+            path,
+            content: pretty(&schema),
+        });
     }
     outputs
 }
@@ -69,23 +84,33 @@ impl Output {
         let current = match fs::read_to_string(&path) {
             Ok(text) => Some(text),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(e).with_context(|| format!("cannot read {}", self.path.display())),
+            Err(e) => {
+                return Err(e).with_context(|| format!("cannot read {}", self.path.display()));
+            }
         };
         if current.as_deref() == Some(self.content.as_str()) {
             return Ok(Change::Unchanged);
         }
         if check {
             let current = current.unwrap_or_default();
-            let diff = similar_asserts::SimpleDiff::from_str(&current, &self.content, "on disk", "generated");
+            let diff = similar_asserts::SimpleDiff::from_str(
+                &current,
+                &self.content,
+                "on disk",
+                "generated",
+            );
             return Ok(Change::Stale(diff.to_string()));
         }
         if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+            fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
         }
         // Write a sibling and rename it, so an interrupted run never leaves half a file.
         let temporary = path.with_extension("tmp");
-        fs::write(&temporary, &self.content).with_context(|| format!("cannot write {}", temporary.display()))?;
-        fs::rename(&temporary, &path).with_context(|| format!("cannot replace {}", self.path.display()))?;
+        fs::write(&temporary, &self.content)
+            .with_context(|| format!("cannot write {}", temporary.display()))?;
+        fs::rename(&temporary, &path)
+            .with_context(|| format!("cannot replace {}", self.path.display()))?;
         Ok(Change::Written)
     }
 }
@@ -111,11 +136,23 @@ impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let stale: Vec<_> = self.stale().collect();
         if stale.is_empty() {
-            let written = self.changes.iter().filter(|(_, c)| *c == Change::Written).count();
-            return write!(f, "PASS reference {} pages match their sources ({written} written)", self.changes.len());
+            let written = self
+                .changes
+                .iter()
+                .filter(|(_, c)| *c == Change::Written)
+                .count();
+            return write!(
+                f,
+                "PASS reference {} pages match their sources ({written} written)",
+                self.changes.len()
+            );
         }
         for (path, diff) in &stale {
-            writeln!(f, "{} is out of date with its sources:\n{diff}", path.display())?;
+            writeln!(
+                f,
+                "{} is out of date with its sources:\n{diff}",
+                path.display()
+            )?;
         }
         write!(
             f,
@@ -142,9 +179,21 @@ pub fn generate_outputs(root: &Path, outputs: &[Output], check: bool) -> Result<
     Ok(Summary { changes })
 }
 
-/// A JSON Schema as the repository stores it: two-space indentation and a final newline.
+/// A JSON Schema of the project's own as the repository stores it: a do-not-edit `$comment`
+/// after `$schema`, two-space indentation and a final newline.
 fn pretty(schema: &serde_json::Value) -> String {
-    format!("{}\n", serde_json::to_string_pretty(schema).unwrap_or_default())
+    let mut annotated = serde_json::Map::new();
+    for (key, value) in schema.as_object().into_iter().flatten() {
+        annotated.insert(key.clone(), value.clone());
+        if key == "$schema" {
+            let note = format!("Generated by `{GENERATOR_COMMAND}` from the catalog; do not edit.");
+            annotated.insert("$comment".to_owned(), serde_json::Value::String(note));
+        }
+    }
+    format!(
+        "{}\n",
+        serde_json::to_string_pretty(&serde_json::Value::Object(annotated)).unwrap_or_default()
+    )
 }
 
 fn readme(specs: &[&ToolSpec]) -> String {
@@ -155,7 +204,10 @@ fn readme(specs: &[&ToolSpec]) -> String {
         vvoc_reference::catalog::CONTRACT_VERSION
     );
     for spec in specs {
-        text.push_str(&format!("- `schemas/{}.json`: the published input schema of `{}`.\n", spec.id, spec.id));
+        text.push_str(&format!(
+            "- `schemas/{}.json`: the published input schema of `{}`.\n",
+            spec.id, spec.id
+        ));
     }
     text
 }

@@ -6,7 +6,10 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser, Debug)]
-#[command(name = "cargo xtask", about = "Project tasks of the vvoc contract workspace")]
+#[command(
+    name = "cargo xtask",
+    about = "Project tasks of the vvoc contract workspace"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -90,6 +93,7 @@ enum MutantsCommand {
 }
 
 fn main() -> ExitCode {
+    vvoc_harness::child::kill_children_on_interrupt();
     match run(Cli::parse()) {
         Ok(code) => code,
         Err(error) => {
@@ -104,7 +108,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Docs { check } => {
             let summary = xtask::docs::generate(&xtask::workspace_root(), check)?;
             println!("{summary}");
-            Ok(if summary.stale().next().is_some() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+            Ok(if summary.stale().next().is_some() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
         Command::Mutants(args) => mutants(args),
         Command::Bench { jobs, sample } => {
@@ -119,11 +127,17 @@ fn mutants(args: MutantsArgs) -> Result<ExitCode> {
     use xtask::mutants::{self, report};
     let root = args.workspace.unwrap_or_else(xtask::workspace_root);
     if let Some(MutantsCommand::Merge { dirs, into }) = args.merge {
-        let reports = dirs.iter().map(|d| mutants::read_report(&d.join("mutants.json"))).collect::<Result<Vec<_>>>()?;
+        let reports = dirs
+            .iter()
+            .map(|d| mutants::read_report(&d.join("mutants.json")))
+            .collect::<Result<Vec<_>>>()?;
         let merged = report::merge(&reports)?;
         let into = into.unwrap_or_else(|| root.join("reports").join("mutants"));
         std::fs::create_dir_all(&into)?;
-        std::fs::write(into.join("mutants.json"), format!("{}\n", serde_json::to_string_pretty(&merged)?))?;
+        std::fs::write(
+            into.join("mutants.json"),
+            format!("{}\n", serde_json::to_string_pretty(&merged)?),
+        )?;
         std::fs::write(into.join("mutants.md"), report::markdown(&merged))?;
         println!("{}", report::summary_line(&merged));
         return Ok(ExitCode::from(report::exit_code_of(&merged)));
@@ -137,7 +151,11 @@ fn mutants(args: MutantsArgs) -> Result<ExitCode> {
             }
         };
         let complete = mutants::coverage::report(&root, &rows)?;
-        return Ok(if complete { ExitCode::SUCCESS } else { ExitCode::from(2) });
+        return Ok(if complete {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(2)
+        });
     }
     let mut options = mutants::Options::new(&root);
     options.rows = args.rows;

@@ -9,7 +9,8 @@ use vvoc_reference::{Json, Verdict};
 use xtask::docs::{Change, generate, generate_outputs, outputs};
 use xtask::workspace_root;
 
-const UPSTREAM_DOCUMENT: &str = include_str!("../../implementation/tests/upstream/tool-contracts-1.6.0.md");
+const UPSTREAM_DOCUMENT: &str =
+    include_str!("../../implementation/tests/upstream/tool-contracts-1.6.0.md");
 
 fn vectors() -> Vec<Vector> {
     load(&[workspace_root().join("vectors")]).expect("the vectors load")
@@ -22,20 +23,29 @@ fn specs() -> Vec<ToolSpec> {
 /// Checks the outputs of a (possibly changed) catalog and vector set against the files on disk.
 fn check(specs: &[ToolSpec], vectors: &[Vector]) -> String {
     let specs: Vec<&ToolSpec> = specs.iter().collect();
-    generate_outputs(&workspace_root(), &outputs(&specs, vectors), true).expect("the check runs").to_string()
+    generate_outputs(&workspace_root(), &outputs(&specs, vectors), true)
+        .expect("the check runs")
+        .to_string()
 }
 
 #[test]
 fn generated_files_match_their_sources() {
     let summary = generate(&workspace_root(), true).expect("the check runs");
     assert!(summary.stale().next().is_none(), "{summary}");
-    assert!(summary.to_string().starts_with("PASS reference 18 pages match their sources"), "{summary}");
+    assert!(
+        summary
+            .to_string()
+            .starts_with("PASS reference 18 pages match their sources"),
+        "{summary}"
+    );
 }
 
 #[test]
 fn the_document_body_is_byte_identical_to_the_published_one() {
-    let generated = std::fs::read_to_string(workspace_root().join("implementation/published/tool-contracts.md"))
-        .expect("generated");
+    let generated = std::fs::read_to_string(
+        workspace_root().join("implementation/published/tool-contracts.md"),
+    )
+    .expect("generated");
     let marker = "> Schema acceptance is structural only.";
     let body = |text: &str| text[text.find(marker).expect("the disclaimer")..].to_owned();
     similar_asserts::assert_eq!(published: body(UPSTREAM_DOCUMENT), generated: body(&generated));
@@ -46,7 +56,10 @@ fn the_document_body_is_byte_identical_to_the_published_one() {
         .filter(|(_, (a, b))| a != b)
         .map(|(i, _)| i + 1)
         .collect();
-    // The generator notice, the reference path and the size line name this project.
+    // The generator notice and the reference path name this project. The size line differs
+    // too, and that is a known divergence: the specification publishes only the first line of
+    // the hashline_edit and str_replace_editor descriptions, so the catalog's description bytes
+    // (1080) fall short of the published 8794 (README, "Generated docs and schemas").
     assert_eq!(differing, [3, 7, 8]);
 }
 
@@ -55,10 +68,19 @@ fn a_changed_field_description_fails_the_check_with_a_diff_naming_the_command() 
     let mut specs = specs();
     specs[7].fields[0].description = "The search query, reworded.";
     let report = check(&specs, &vectors());
-    assert!(report.contains("implementation/published/tool-contracts.md is out of date"), "{report}");
-    assert!(report.contains("implementation/published/schemas/web_search.json is out of date"), "{report}");
+    assert!(
+        report.contains("implementation/published/tool-contracts.md is out of date"),
+        "{report}"
+    );
+    assert!(
+        report.contains("implementation/published/schemas/web_search.json is out of date"),
+        "{report}"
+    );
     assert!(report.contains("The search query, reworded."), "{report}");
-    assert!(report.ends_with("run `cargo xtask docs` to regenerate them"), "{report}");
+    assert!(
+        report.ends_with("run `cargo xtask docs` to regenerate them"),
+        "{report}"
+    );
 }
 
 #[test]
@@ -66,8 +88,16 @@ fn a_changed_tool_description_fails_the_check() {
     let mut specs = specs();
     specs[2].description = "Close a workflow work item.";
     let report = check(&specs, &vectors());
-    assert!(report.contains("-- Description: Close a workflow work item by id when it is ready_to_close."), "{report}");
-    assert!(report.contains("+- Description: Close a workflow work item.\n"), "{report}");
+    assert!(
+        report.contains(
+            "-- Description: Close a workflow work item by id when it is ready_to_close."
+        ),
+        "{report}"
+    );
+    assert!(
+        report.contains("+- Description: Close a workflow work item.\n"),
+        "{report}"
+    );
     assert!(report.contains("cargo xtask docs"), "{report}");
 }
 
@@ -77,13 +107,19 @@ fn a_changed_vocabulary_value_fails_the_check() {
     specs[8].fields[1].node = Node::Enum(&["markdown", "text", "html", "pdf"]);
     let report = check(&specs, &vectors());
     assert!(report.contains("markdown | text | html | pdf"), "{report}");
-    assert!(report.contains("implementation/published/schemas/web_fetch.json is out of date"), "{report}");
+    assert!(
+        report.contains("implementation/published/schemas/web_fetch.json is out of date"),
+        "{report}"
+    );
 }
 
 #[test]
 fn a_changed_doc_vector_fails_the_check() {
     let mut vectors = vectors();
-    let example = vectors.iter_mut().find(|v| v.name() == "web_search:default-count").expect("a doc vector");
+    let example = vectors
+        .iter_mut()
+        .find(|v| v.name() == "web_search:default-count")
+        .expect("a doc vector");
     example.input = Json::parse(r#"{"query": "changed"}"#).expect("JSON");
     let report = check(&specs(), &vectors);
     assert!(report.contains("\"query\": \"changed\""), "{report}");
@@ -94,10 +130,16 @@ fn a_changed_doc_vector_fails_the_check() {
 fn example_labels_come_from_the_validator_not_from_the_vector() {
     // A doc vector that wrongly expects acceptance still renders as the rejection it is.
     let mut vectors = vectors();
-    let example = vectors.iter_mut().find(|v| v.name() == "web_search:reject-count-low").expect("a doc vector");
+    let example = vectors
+        .iter_mut()
+        .find(|v| v.name() == "web_search:reject-count-low")
+        .expect("a doc vector");
     example.expected = Verdict::Accept(Json::Object(Default::default()));
     let report = check(&specs(), &vectors);
-    assert!(report.starts_with("PASS"), "a wrong expectation must not change the document: {report}");
+    assert!(
+        report.starts_with("PASS"),
+        "a wrong expectation must not change the document: {report}"
+    );
 }
 
 #[test]
@@ -112,5 +154,8 @@ fn writing_replaces_a_stale_file_and_then_reports_nothing_to_do() {
     assert!(first.changes.iter().all(|(_, c)| *c == Change::Written));
     let second = generate_outputs(root.path(), &all, true).expect("checked");
     assert!(second.changes.iter().all(|(_, c)| *c == Change::Unchanged));
-    assert!(!Path::new(&stale.with_extension("tmp")).exists(), "no temporary file is left behind");
+    assert!(
+        !Path::new(&stale.with_extension("tmp")).exists(),
+        "no temporary file is left behind"
+    );
 }

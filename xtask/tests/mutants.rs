@@ -14,7 +14,10 @@ const XTASK: &str = env!("CARGO_BIN_EXE_xtask");
 /// A fresh copy of the fixture workspace.
 fn fixture() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    copy(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mini"), dir.path());
+    copy(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mini"),
+        dir.path(),
+    );
     dir
 }
 
@@ -58,20 +61,37 @@ fn snapshot(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 fn mutants(root: &Path, args: &[&str]) -> Output {
     let started = Instant::now();
     let output = Command::new(XTASK)
-        .args(["mutants", "--workspace", root.to_str().expect("UTF-8"), "--jobs", "1", "--suite-timeout", "2"])
+        .args([
+            "mutants",
+            "--workspace",
+            root.to_str().expect("UTF-8"),
+            "--jobs",
+            "1",
+            "--suite-timeout",
+            "2",
+        ])
         .args(args)
         .output()
         .expect("xtask runs");
-    assert!(started.elapsed() < Duration::from_secs(120), "the run took {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(120),
+        "the run took {:?}",
+        started.elapsed()
+    );
     output
 }
 
 fn text(output: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
 }
 
 fn report(root: &Path) -> Value {
-    let text = std::fs::read_to_string(root.join("reports/mutants/mutants.json")).expect("a report");
+    let text =
+        std::fs::read_to_string(root.join("reports/mutants/mutants.json")).expect("a report");
     serde_json::from_str(&text).expect("JSON")
 }
 
@@ -82,7 +102,10 @@ fn outcomes(report: &Value) -> BTreeMap<String, String> {
         .expect("rows")
         .iter()
         .map(|r| {
-            (r["id"].as_str().unwrap_or_default().to_owned(), r["outcome"].as_str().unwrap_or_default().to_owned())
+            (
+                r["id"].as_str().unwrap_or_default().to_owned(),
+                r["outcome"].as_str().unwrap_or_default().to_owned(),
+            )
         })
         .collect()
 }
@@ -102,19 +125,40 @@ fn every_outcome_is_classified_and_the_tree_is_untouched() {
     let dir = fixture();
     let before = snapshot(dir.path());
     let output = mutants(dir.path(), &[]);
-    assert_eq!(output.status.code(), Some(2), "missed and imprecise rows win: {}", text(&output));
-    let expected: BTreeMap<String, String> = EXPECTED.iter().map(|(a, b)| ((*a).to_owned(), (*b).to_owned())).collect();
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "missed and imprecise rows win: {}",
+        text(&output)
+    );
+    let expected: BTreeMap<String, String> = EXPECTED
+        .iter()
+        .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+        .collect();
     assert_eq!(outcomes(&report(dir.path())), expected);
-    assert_eq!(snapshot(dir.path()), before, "the working tree is byte for byte unchanged");
-    let markdown = std::fs::read_to_string(dir.path().join("reports/mutants/mutants.md")).expect("a report");
+    assert_eq!(
+        snapshot(dir.path()),
+        before,
+        "the working tree is byte for byte unchanged"
+    );
+    let markdown =
+        std::fs::read_to_string(dir.path().join("reports/mutants/mutants.md")).expect("a report");
     assert!(
         markdown
             .contains("| sign negative | bound shifted | `mini:minus-one` | expected negative, received positive |"),
         "{markdown}"
     );
-    assert!(text(&output).contains("FAIL mutation-rows 6 rows checked, 5 problems; 1 retired"), "{}", text(&output));
+    assert!(
+        text(&output).contains("FAIL mutation-rows 6 rows checked, 5 problems; 1 retired"),
+        "{}",
+        text(&output)
+    );
     let rows = dir.path().join("reports/mutants/rows");
-    assert_eq!(std::fs::read_dir(&rows).expect("row logs").count(), 14, "a log and a diff per row");
+    assert_eq!(
+        std::fs::read_dir(&rows).expect("row logs").count(),
+        14,
+        "a log and a diff per row"
+    );
 }
 
 #[test]
@@ -122,10 +166,18 @@ fn rebuilding_every_row_gives_the_same_outcomes() {
     let dir = fixture();
     let output = mutants(dir.path(), &["--no-switch"]);
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
-    let expected: BTreeMap<String, String> = EXPECTED.iter().map(|(a, b)| ((*a).to_owned(), (*b).to_owned())).collect();
+    let expected: BTreeMap<String, String> = EXPECTED
+        .iter()
+        .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+        .collect();
     assert_eq!(outcomes(&report(dir.path())), expected);
     let report = report(dir.path());
-    let modes: Vec<&str> = report["rows"].as_array().expect("rows").iter().filter_map(|r| r["mode"].as_str()).collect();
+    let modes: Vec<&str> = report["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter_map(|r| r["mode"].as_str())
+        .collect();
     assert!(!modes.contains(&"switched"), "{modes:?}");
 }
 
@@ -156,8 +208,16 @@ fn a_failing_baseline_stops_the_run_with_exit_4() {
     std::fs::write(&cases, broken).expect("written");
     let output = mutants(dir.path(), &[]);
     assert_eq!(output.status.code(), Some(4), "{}", text(&output));
-    assert!(text(&output).contains("the baseline fails 1 vectors"), "{}", text(&output));
-    assert!(text(&output).contains("mini:zero: expected positive, received zero"), "{}", text(&output));
+    assert!(
+        text(&output).contains("the baseline fails 1 vectors"),
+        "{}",
+        text(&output)
+    );
+    assert!(
+        text(&output).contains("mini:zero: expected positive, received zero"),
+        "{}",
+        text(&output)
+    );
 }
 
 #[test]
@@ -165,21 +225,36 @@ fn nothing_selected_is_a_clear_success_and_list_shows_rows() {
     let dir = fixture();
     let output = mutants(dir.path(), &["--row", "no such row"]);
     assert_eq!(output.status.code(), Some(0));
-    assert!(text(&output).contains("no mutation row selected (--row no such row); nothing to do"), "{}", text(&output));
+    assert!(
+        text(&output).contains("no mutation row selected (--row no such row); nothing to do"),
+        "{}",
+        text(&output)
+    );
     let output = mutants(dir.path(), &["--list"]);
     assert_eq!(output.status.code(), Some(0));
     let listed = String::from_utf8_lossy(&output.stdout);
     assert_eq!(listed.lines().count(), 7);
-    assert!(listed.contains("sign: retired row\timplementation/src/lib.rs\tretired: kept to show"), "{listed}");
+    assert!(
+        listed.contains("sign: retired row\timplementation/src/lib.rs\tretired: kept to show"),
+        "{listed}"
+    );
 }
 
 #[test]
 fn a_malformed_row_file_is_a_usage_error_naming_the_file() {
     let dir = fixture();
-    std::fs::write(dir.path().join("mutants/bad.json"), r#"{"rows": [{"id": "x", "file": "a.rs"}]}"#).expect("written");
+    std::fs::write(
+        dir.path().join("mutants/bad.json"),
+        r#"{"rows": [{"id": "x", "file": "a.rs"}]}"#,
+    )
+    .expect("written");
     let output = mutants(dir.path(), &[]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(text(&output).contains("mutants/bad.json: row 0: \"find\" must be a string"), "{}", text(&output));
+    assert!(
+        text(&output).contains("mutants/bad.json: row 0: \"find\" must be a string"),
+        "{}",
+        text(&output)
+    );
 }
 
 #[test]
@@ -198,10 +273,20 @@ fn shards_split_the_rows_stably_and_merge_back() {
     let mut all: Vec<String> = EXPECTED.iter().map(|(id, _)| (*id).to_owned()).collect();
     all.sort();
     assert_eq!(seen, all, "every row in exactly one shard");
-    let shard_dirs: Vec<PathBuf> = (1..=2).map(|k| dir.path().join(format!("shard-{k}"))).collect();
+    let shard_dirs: Vec<PathBuf> = (1..=2)
+        .map(|k| dir.path().join(format!("shard-{k}")))
+        .collect();
     for (k, shard_dir) in shard_dirs.iter().enumerate() {
         let shard = format!("{}/2", k + 1);
-        mutants(dir.path(), &["--shard", &shard, "--report", shard_dir.to_str().expect("UTF-8")]);
+        mutants(
+            dir.path(),
+            &[
+                "--shard",
+                &shard,
+                "--report",
+                shard_dir.to_str().expect("UTF-8"),
+            ],
+        );
     }
     let into = dir.path().join("merged");
     let output = Command::new(XTASK)
@@ -212,8 +297,12 @@ fn shards_split_the_rows_stably_and_merge_back() {
         .expect("merge runs");
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
     let merged: Value =
-        serde_json::from_str(&std::fs::read_to_string(into.join("mutants.json")).expect("merged")).expect("JSON");
-    let expected: BTreeMap<String, String> = EXPECTED.iter().map(|(a, b)| ((*a).to_owned(), (*b).to_owned())).collect();
+        serde_json::from_str(&std::fs::read_to_string(into.join("mutants.json")).expect("merged"))
+            .expect("JSON");
+    let expected: BTreeMap<String, String> = EXPECTED
+        .iter()
+        .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+        .collect();
     assert_eq!(outcomes(&merged), expected);
 }
 
@@ -221,8 +310,12 @@ fn shards_split_the_rows_stably_and_merge_back() {
 fn changed_selects_added_rows_and_rows_whose_vectors_changed() {
     let dir = fixture();
     let git = |args: &[&str]| {
-        let status =
-            Command::new("git").current_dir(dir.path()).args(args).stdout(Stdio::null()).status().expect("git");
+        let status = Command::new("git")
+            .current_dir(dir.path())
+            .args(args)
+            .stdout(Stdio::null())
+            .status()
+            .expect("git");
         assert!(status.success(), "git {args:?}");
     };
     // A vector in the project's JSON format, named by a row (the fixture's suite ignores it).
@@ -241,10 +334,23 @@ fn changed_selects_added_rows_and_rows_whose_vectors_changed() {
     std::fs::write(&rows, with_probe).expect("written");
     git(&["init", "-q"]);
     git(&["-c", "user.name=t", "-c", "user.email=t@t", "add", "."]);
-    git(&["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "fixture"]);
+    git(&[
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@t",
+        "commit",
+        "-q",
+        "-m",
+        "fixture",
+    ]);
     let output = mutants(dir.path(), &["--changed", "HEAD"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
-    assert!(text(&output).contains("no mutation row selected"), "{}", text(&output));
+    assert!(
+        text(&output).contains("no mutation row selected"),
+        "{}",
+        text(&output)
+    );
     let list = |dir: &Path| -> Vec<String> {
         let output = mutants(dir, &["--changed", "HEAD", "--list"]);
         String::from_utf8_lossy(&output.stdout)
@@ -254,7 +360,9 @@ fn changed_selects_added_rows_and_rows_whose_vectors_changed() {
     };
     // A changed vector selects the rows that name it.
     let probe = dir.path().join("vectors/probe.json");
-    let changed = std::fs::read_to_string(&probe).expect("readable").replace("\"count\": 8", "\"count\": 9");
+    let changed = std::fs::read_to_string(&probe)
+        .expect("readable")
+        .replace("\"count\": 8", "\"count\": 9");
     std::fs::write(&probe, changed).expect("written");
     assert_eq!(list(dir.path()), ["probe row"]);
     git(&["checkout", "-q", "--", "vectors/probe.json"]);
@@ -266,26 +374,39 @@ fn changed_selects_added_rows_and_rows_whose_vectors_changed() {
     );
     std::fs::write(&rows, added).expect("written");
     assert_eq!(list(dir.path()), ["added row"]);
+    // An edited row is selected too.
+    git(&["checkout", "-q", "--", "mutants/rows.json"]);
+    let edited = std::fs::read_to_string(&rows).expect("readable").replace(
+        "\"replace\": \"if n < -1 {\"",
+        "\"replace\": \"if n < -2 {\"",
+    );
+    std::fs::write(&rows, edited).expect("written");
+    assert_eq!(list(dir.path()), ["sign negative: bound shifted"]);
     // A changed implementation file selects every row of that file.
     git(&["checkout", "-q", "--", "mutants/rows.json"]);
     let lib = dir.path().join("implementation/src/lib.rs");
-    std::fs::write(&lib, std::fs::read_to_string(&lib).expect("readable") + "\n// touched\n").expect("written");
+    std::fs::write(
+        &lib,
+        std::fs::read_to_string(&lib).expect("readable") + "\n// touched\n",
+    )
+    .expect("written");
     assert_eq!(list(dir.path()).len(), 8);
 }
 
 #[test]
-fn an_interrupted_run_leaves_the_tree_unchanged() {
+fn an_interrupted_run_leaves_the_tree_unchanged_and_no_process_behind() {
     let dir = fixture();
     let before = snapshot(dir.path());
+    let root = dir.path().to_str().expect("UTF-8").to_owned();
     let mut child = Command::new(XTASK)
         .args([
             "mutants",
             "--workspace",
-            dir.path().to_str().expect("UTF-8"),
+            &root,
             "--jobs",
             "1",
             "--suite-timeout",
-            "30",
+            "60",
             "--row",
             "never returns",
         ])
@@ -293,17 +414,50 @@ fn an_interrupted_run_leaves_the_tree_unchanged() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("xtask starts");
-    let stderr = child.stderr.take().expect("stderr");
-    // Interrupt once the mutant is running (after the baseline).
-    for line in BufReader::new(stderr).lines() {
-        if line.expect("a line").contains("compiled into one switched build") {
-            break;
-        }
-    }
-    std::thread::sleep(Duration::from_millis(300));
-    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+    let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
+    // Interrupt once the mutant's suite is running (it never returns), well before its limit.
+    assert!(
+        lines.any(|l| l.is_ok_and(|l| l.starts_with("baseline:"))),
+        "the baseline ran"
+    );
+    std::thread::sleep(Duration::from_secs(2));
+    let interrupted = Instant::now();
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
     assert!(status.success());
     let exit = child.wait().expect("xtask ends");
-    assert!(!exit.success(), "an interrupted run does not report success");
-    assert_eq!(snapshot(dir.path()), before, "the working tree is byte for byte unchanged");
+    assert!(
+        interrupted.elapsed() < Duration::from_secs(10),
+        "the interrupt ended the run at once"
+    );
+    assert_eq!(exit.code(), Some(130), "an interrupted run exits 130");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        !process_running(&root),
+        "a process started for the run outlived it"
+    );
+    assert_eq!(
+        snapshot(dir.path()),
+        before,
+        "the working tree is byte for byte unchanged"
+    );
+}
+
+/// Whether some process's command line or working directory mentions `marker`.
+fn process_running(marker: &str) -> bool {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|entry| {
+            let cmdline = std::fs::read(entry.path().join("cmdline"))
+                .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+                .unwrap_or_default();
+            let cwd = std::fs::read_link(entry.path().join("cwd"))
+                .map(|p| p.display().to_string())
+                .unwrap_or_default();
+            cmdline.contains(marker) || cwd.contains(marker)
+        })
 }

@@ -17,12 +17,15 @@ fn every_row_finds_its_text_exactly_once_in_an_existing_file() {
     let mut problems = Vec::new();
     let mut texts: BTreeMap<String, String> = BTreeMap::new();
     for row in all_rows().iter().filter(|r| r.retired.is_none()) {
-        let text = texts
-            .entry(row.file.clone())
-            .or_insert_with(|| std::fs::read_to_string(workspace_root().join(&row.file)).unwrap_or_default());
+        let text = texts.entry(row.file.clone()).or_insert_with(|| {
+            std::fs::read_to_string(workspace_root().join(&row.file)).unwrap_or_default()
+        });
         match row.occurrences(text) {
             1 => {}
-            n => problems.push(format!("{} ({}): `find` occurs {n} times in {}", row.id, row.source, row.file)),
+            n => problems.push(format!(
+                "{} ({}): `find` occurs {n} times in {}",
+                row.id, row.source, row.file
+            )),
         }
     }
     assert!(problems.is_empty(), "stale rows:\n{}", problems.join("\n"));
@@ -30,15 +33,21 @@ fn every_row_finds_its_text_exactly_once_in_an_existing_file() {
 
 #[test]
 fn caught_by_names_existing_vectors() {
-    let vectors: BTreeSet<String> =
-        load(&[workspace_root().join("vectors")]).expect("the vectors load").iter().map(|v| v.name()).collect();
+    let vectors: BTreeSet<String> = load(&[workspace_root().join("vectors")])
+        .expect("the vectors load")
+        .iter()
+        .map(|v| v.name())
+        .collect();
     let mut problems = Vec::new();
     for row in all_rows() {
         if row.caught_by.is_empty() && row.retired.is_none() {
             problems.push(format!("{}: no caught_by vector", row.id));
         }
         for name in row.caught_by.iter().filter(|n| !vectors.contains(*n)) {
-            problems.push(format!("{} ({}): caught_by names {name}, which is no vector", row.id, row.source));
+            problems.push(format!(
+                "{} ({}): caught_by names {name}, which is no vector",
+                row.id, row.source
+            ));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
@@ -49,10 +58,24 @@ fn every_inventory_rule_has_a_row_and_every_row_names_a_rule() {
     let rules: BTreeSet<String> = inventory().iter().map(ToString::to_string).collect();
     let rows = all_rows();
     let named: BTreeSet<&str> = rows.iter().map(Row::rule).collect();
-    let without: Vec<&String> = rules.iter().filter(|r| !named.contains(r.as_str())).collect();
-    assert!(without.is_empty(), "{} rules have no row: {without:#?}", without.len());
-    let strays: Vec<&str> = rows.iter().filter(|r| !rules.contains(r.rule())).map(|r| r.id.as_str()).collect();
-    assert!(strays.is_empty(), "rows naming no inventory rule: {strays:#?}");
+    let without: Vec<&String> = rules
+        .iter()
+        .filter(|r| !named.contains(r.as_str()))
+        .collect();
+    assert!(
+        without.is_empty(),
+        "{} rules have no row: {without:#?}",
+        without.len()
+    );
+    let strays: Vec<&str> = rows
+        .iter()
+        .filter(|r| !rules.contains(r.rule()))
+        .map(|r| r.id.as_str())
+        .collect();
+    assert!(
+        strays.is_empty(),
+        "rows naming no inventory rule: {strays:#?}"
+    );
 }
 
 #[test]
@@ -66,7 +89,10 @@ fn a_row_names_its_rule_before_the_last_colon_and_space() {
         retired: None,
         source: String::new(),
     };
-    assert_eq!(row("web_search:count:maximum: upper bound shifted to 21").rule(), "web_search:count:maximum");
+    assert_eq!(
+        row("web_search:count:maximum: upper bound shifted to 21").rule(),
+        "web_search:count:maximum"
+    );
     assert_eq!(
         row("work_item_open:branch:execution-and-runid: the rule removed").rule(),
         "work_item_open:branch:execution-and-runid"

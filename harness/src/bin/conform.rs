@@ -105,7 +105,7 @@ struct RunArgs {
     #[arg(long, value_name = "FILE")]
     write_known_failures: Option<PathBuf>,
     /// How long the peer may go without answering a check.
-    #[arg(long, default_value_t = 5000, value_name = "MS")]
+    #[arg(long, default_value_t = 5000, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     timeout_ms: u64,
     /// Write conformance.json, conformance.md and junit.xml into this folder.
     #[arg(long, value_name = "DIR")]
@@ -121,7 +121,16 @@ struct RunArgs {
     validate_protocol: bool,
 }
 
+/// Writes a line to standard output; a closed pipe (`conform list | head`) ends the program
+/// quietly instead of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        write_out(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 fn main() -> ExitCode {
+    vvoc_harness::child::kill_children_on_interrupt();
     let cli = Cli::parse();
     match execute(cli.command) {
         Ok(code) => ExitCode::from(code),
@@ -136,13 +145,14 @@ fn execute(command: Command) -> Result<u8> {
     match command {
         Command::Run(args) => run(args),
         Command::Peer => {
-            serve(std::io::stdin().lock(), std::io::stdout().lock()).context("cannot serve the peer protocol")?;
+            serve(std::io::stdin().lock(), std::io::stdout().lock())
+                .context("cannot serve the peer protocol")?;
             Ok(OK)
         }
         Command::Check { tool, input } => check(&tool, input),
         Command::List(args) => {
             for vector in load_vectors(&args)? {
-                println!("{}", vector.name());
+                say!("{}", vector.name());
             }
             Ok(OK)
         }
@@ -151,21 +161,34 @@ fn execute(command: Command) -> Result<u8> {
 }
 
 fn run(args: RunArgs) -> Result<u8> {
-    let tools = args.tools.iter().map(|t| t.parse::<Tool>()).collect::<Result<Vec<_>, _>>()?;
-    let selection = Selection { tools, filter: args.filter.clone() };
-    let all = load_vectors(&args.vectors)?;
+    let tools = args
+        .tools
+        .iter()
+        .map(|t| t.parse::<Tool>())
+        .collect::<Result<Vec<_>, _>>()?;
+    let selection = Selection {
+        tools,
+        filter: args.filter.clone(),
+    };
+    let all_vectors = load_vectors(&args.vectors)?;
     let known = match &args.known_failures {
-        Some(file) => KnownFailures::read(file, &all)?,
+        Some(file) => KnownFailures::read(file, &all_vectors)?,
         None => KnownFailures::default(),
     };
-    let vectors: Vec<Vector> = all.into_iter().filter(|v| selection.keeps(v)).collect();
+    let vectors: Vec<Vector> = all_vectors
+        .iter()
+        .filter(|v| selection.keeps(v))
+        .cloned()
+        .collect();
     if vectors.is_empty() {
         bail!("no vector matches the selection (--tool, --filter)");
     }
+    let selected = vectors.len();
     let result = match &args.peer {
         None => run_reference(vectors, args.level, &known.names()),
         Some(command) => {
-            let mut options = PeerOptions::new(PeerCommand::parse(command).map_err(anyhow::Error::msg)?);
+            let mut options =
+                PeerOptions::new(PeerCommand::parse(command).map_err(anyhow::Error::msg)?);
             options.timeout = Duration::from_millis(args.timeout_ms);
             options.jobs = args.jobs.max(1);
             options.max_restarts = args.max_restarts;
@@ -174,29 +197,50 @@ fn run(args: RunArgs) -> Result<u8> {
                 Ok(result) => result,
                 Err(PeerRunError::Unusable { reason, partial }) => {
                     if !partial.records.is_empty() {
-                        print!("{}", summary(&partial));
+                        write_out(&summary(&partial));
                     }
                     eprintln!("error: the peer is unusable: {reason}");
+                    eprintln!(
+                        "{} of the {selected} selected vectors were not run",
+                        selected - partial.records.len()
+                    );
                     if !partial.stderr_tail.trim().is_empty() {
                         eprintln!("its stderr ends with:\n{}", partial.stderr_tail.trim_end());
                     }
                     return Ok(UNUSABLE);
                 }
                 Err(PeerRunError::RunnerProtocol(violations)) => {
-                    bail!("this runner broke the protocol (a bug, please report it):\n{}", violations.join("\n"))
+                    bail!(
+                        "this runner broke the protocol (a bug, please report it):\n{}",
+                        violations.join("\n")
+                    )
                 }
             }
         }
     };
-    print!("{}", summary(&result));
+    write_out(&summary(&result));
+    if result.checks() == 0 {
+        bail!(
+            "the peer implements none of the selected tools (its hello lists: {}); select its tools with --tool",
+            result.implementation.tools.join(", ")
+        );
+    }
     if let Some(dir) = &args.report {
-        write_reports(dir, &result).with_context(|| format!("cannot write the reports into {}", dir.display()))?;
-        println!("reports written to {}", dir.display());
+        write_reports(dir, &result)
+            .with_context(|| format!("cannot write the reports into {}", dir.display()))?;
+        say!("reports written to {}", dir.display());
     }
     if let Some(file) = &args.write_known_failures {
-        let list = KnownFailures::from_run(&result);
-        std::fs::write(file, list.to_text()).with_context(|| format!("cannot write {}", file.display()))?;
-        println!("{} known failures written to {}", list.entries.len(), file.display());
+        // Entries of vectors this run did not check stay; a broken old file is simply replaced.
+        let older = KnownFailures::read(file, &all_vectors).unwrap_or_default();
+        let list = KnownFailures::from_run(&result).keeping(older, &result);
+        std::fs::write(file, list.to_text())
+            .with_context(|| format!("cannot write {}", file.display()))?;
+        say!(
+            "{} known failures written to {}",
+            list.entries.len(),
+            file.display()
+        );
     }
     Ok(if result.failed() { FAILED } else { OK })
 }
@@ -206,7 +250,10 @@ fn lint(args: &LintArgs) -> Result<u8> {
     let mut violations = Vec::new();
     for dir in &dirs {
         let (files, found) = lint_folder(dir, &meta_schema::vector_file())?;
-        println!("{}: {files} vector files checked against the vector-file schema", dir.display());
+        say!(
+            "{}: {files} vector files checked against the vector-file schema",
+            dir.display()
+        );
         violations.extend(found);
     }
     let mutants = args.mutants.clone().or_else(|| {
@@ -215,7 +262,10 @@ fn lint(args: &LintArgs) -> Result<u8> {
     });
     if let Some(dir) = &mutants {
         let (files, found) = lint_folder(dir, &meta_schema::mutation_rows())?;
-        println!("{}: {files} row files checked against the mutation-row schema", dir.display());
+        say!(
+            "{}: {files} row files checked against the mutation-row schema",
+            dir.display()
+        );
         violations.extend(found);
     }
     if !violations.is_empty() {
@@ -226,7 +276,7 @@ fn lint(args: &LintArgs) -> Result<u8> {
     }
     let vectors = load(&dirs)?;
     let files: HashSet<&PathBuf> = vectors.iter().map(|v| &v.file).collect();
-    println!("ok: {} vectors in {} files", vectors.len(), files.len());
+    say!("ok: {} vectors in {} files", vectors.len(), files.len());
     Ok(OK)
 }
 
@@ -236,13 +286,15 @@ fn check(tool: &str, input: Option<String>) -> Result<u8> {
         Some(text) => text,
         None => {
             let mut text = String::new();
-            std::io::stdin().read_to_string(&mut text).context("cannot read the input from standard input")?;
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .context("cannot read the input from standard input")?;
             text
         }
     };
     let input = Json::parse(&text).context("the input is not valid JSON")?;
     let verdict = validate_json(tool, &input);
-    println!("{}", verdict.to_json().to_pretty());
+    say!("{}", verdict.to_json().to_pretty());
     match &verdict {
         Verdict::Accept(_) => Ok(OK),
         Verdict::Reject(issues) => {
@@ -252,16 +304,33 @@ fn check(tool: &str, input: Option<String>) -> Result<u8> {
     }
 }
 
+fn write_out(text: &str) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    if let Err(error) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if error.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(i32::from(OK));
+        }
+        eprintln!("error: cannot write to standard output: {error}");
+        std::process::exit(i32::from(USAGE));
+    }
+}
+
 /// The vectors of the given folders.
 fn load_vectors(args: &VectorArgs) -> Result<Vec<Vector>> {
-    Ok(load(&vector_dirs(args))?)
+    load(&vector_dirs(args))
+        .context("cannot load the vectors (choose the folder with --vectors DIR)")
 }
 
 /// The given folders, or `./vectors` (else the workspace's own) when none is given.
 fn vector_dirs(args: &VectorArgs) -> Vec<PathBuf> {
     if args.vectors.is_empty() {
         let local = PathBuf::from("vectors");
-        vec![if local.is_dir() { local } else { default_vectors_dir() }]
+        vec![if local.is_dir() {
+            local
+        } else {
+            default_vectors_dir()
+        }]
     } else {
         args.vectors.clone()
     }

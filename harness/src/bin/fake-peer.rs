@@ -16,19 +16,32 @@ use vvoc_reference::{Issue, Json, Object, Tool, Verdict, validate_json};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let option = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
+    let option = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
     let flag = |name: &str| args.iter().any(|a| a == name);
     let all = option("--all");
     let hello = option("--hello").unwrap_or_else(|| "ok".to_owned());
     let tools: Vec<String> = option("--tools")
         .map(|t| t.split(',').map(str::to_owned).collect())
         .unwrap_or_else(|| Tool::ALL.iter().map(|t| t.id().to_owned()).collect());
-    let slow = option("--slow-ms").and_then(|n| n.parse().ok()).map(Duration::from_millis);
+    let slow = option("--slow-ms")
+        .and_then(|n| n.parse().ok())
+        .map(Duration::from_millis);
     let mut out = std::io::stdout().lock();
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { return };
-        let Ok(Json::Object(message)) = Json::parse(&line) else { continue };
-        let kind = message.get("type").and_then(Json::as_string).map(|t| t.to_string()).unwrap_or_default();
+        let Ok(Json::Object(message)) = Json::parse(&line) else {
+            continue;
+        };
+        let kind = message
+            .get("type")
+            .and_then(Json::as_string)
+            .map(|t| t.to_string())
+            .unwrap_or_default();
         match kind.as_str() {
             "hello" => match hello.as_str() {
                 "bad" => send(&mut out, r#"{"type":"hello","protocol":2}"#),
@@ -57,8 +70,15 @@ fn main() {
 fn check(out: &mut impl std::io::Write, message: &Object, all: Option<&str>, extra: bool) {
     let seq = message.get("seq").and_then(Json::as_f64).unwrap_or(0.0);
     let input = message.get("input").cloned().unwrap_or(Json::Null);
-    let tool: Option<Tool> = message.get("tool").and_then(Json::as_string).and_then(|t| t.to_string().parse().ok());
-    let fake = input.as_object().and_then(|o| o.get("fake")).and_then(Json::as_string).map(|m| m.to_string());
+    let tool: Option<Tool> = message
+        .get("tool")
+        .and_then(Json::as_string)
+        .and_then(|t| t.to_string().parse().ok());
+    let fake = input
+        .as_object()
+        .and_then(|o| o.get("fake"))
+        .and_then(Json::as_string)
+        .map(|m| m.to_string());
     let mut reply = Object::new();
     reply.insert("type", Json::str("result"));
     reply.insert("seq", Json::Number(seq));
@@ -84,7 +104,10 @@ fn check(out: &mut impl std::io::Write, message: &Object, all: Option<&str>, ext
                         issue.message = "a wrong message".into();
                     }
                 }
-                reply.insert("reject", Json::Array(issues.iter().map(Issue::to_json).collect()));
+                reply.insert(
+                    "reject",
+                    Json::Array(issues.iter().map(Issue::to_json).collect()),
+                );
             }
         },
     }

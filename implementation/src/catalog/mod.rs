@@ -91,7 +91,12 @@ pub struct UnknownTool(pub String);
 impl fmt::Display for UnknownTool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let known: Vec<&str> = Tool::ALL.iter().map(|t| t.id()).collect();
-        write!(f, "unknown tool {:?}: expected one of {}", self.0, known.join(", "))
+        write!(
+            f,
+            "unknown tool {:?}: expected one of {}",
+            self.0,
+            known.join(", ")
+        )
     }
 }
 
@@ -101,7 +106,10 @@ impl FromStr for Tool {
     type Err = UnknownTool;
 
     fn from_str(s: &str) -> Result<Tool, UnknownTool> {
-        Tool::ALL.into_iter().find(|t| t.id() == s).ok_or_else(|| UnknownTool(s.to_owned()))
+        Tool::ALL
+            .into_iter()
+            .find(|t| t.id() == s)
+            .ok_or_else(|| UnknownTool(s.to_owned()))
     }
 }
 
@@ -194,19 +202,31 @@ pub struct Unshaped {
 impl Unshaped {
     /// The member with its shape.
     pub fn of(self, node: Node) -> Field {
-        Field { name: self.name, required: self.presence == REQ, node, description: "", default: None }
+        Field {
+            name: self.name,
+            required: self.presence == REQ,
+            node,
+            description: "",
+            default: None,
+        }
     }
 }
 
 impl Field {
     /// The same member with its published description.
     pub fn describe(self, description: &'static str) -> Field {
-        Field { description, ..self }
+        Field {
+            description,
+            ..self
+        }
     }
 
     /// The same member with an execute-time default.
     pub fn with_default(self, value: Scalar, note: &'static str) -> Field {
-        Field { default: Some(Default { value, note }), ..self }
+        Field {
+            default: Some(Default { value, note }),
+            ..self
+        }
     }
 }
 
@@ -326,7 +346,11 @@ impl StringKind {
     /// Whether values are trimmed before their bounds and output trimmed.
     pub const fn trimmed(self) -> bool {
         match self {
-            StringKind::Id | StringKind::Text | StringKind::Ref | StringKind::Nonblank | StringKind::Scope => true,
+            StringKind::Id
+            | StringKind::Text
+            | StringKind::Ref
+            | StringKind::Nonblank
+            | StringKind::Scope => true,
             StringKind::Line | StringKind::Raw => false,
         }
     }
@@ -360,15 +384,6 @@ pub enum Limit {
     Inclusive(i64),
     /// The value must not equal the bound.
     Exclusive(i64),
-}
-
-impl Limit {
-    /// The bound's value.
-    pub const fn value(self) -> i64 {
-        match self {
-            Limit::Inclusive(v) | Limit::Exclusive(v) => v,
-        }
-    }
 }
 
 /// The largest integer the contract accepts (2^53 − 1).
@@ -452,7 +467,9 @@ pub fn resolve<'a>(fields: &'a [Field], pattern: &str) -> Vec<&'a Field> {
 }
 
 fn resolve_in<'a>(fields: &'a [Field], names: &[&str], found: &mut Vec<&'a Field>) {
-    let Some((first, rest)) = names.split_first() else { return };
+    let Some((first, rest)) = names.split_first() else {
+        return;
+    };
     let (name, arrays) = strip_arrays(first);
     for field in fields.iter().filter(|f| f.name == name) {
         let mut node = &field.node;

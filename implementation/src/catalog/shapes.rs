@@ -15,7 +15,12 @@ pub const RAW: Node = Node::String(StringKind::Raw);
 /// The canonical reviewer roles.
 pub const REVIEWER: Node = Node::Enum(&["spec", "code"]);
 /// The canonical authority stages.
-pub const STAGE: Node = Node::Enum(&["specification", "planning", "implementation", "verification"]);
+pub const STAGE: Node = Node::Enum(&[
+    "specification",
+    "planning",
+    "implementation",
+    "verification",
+]);
 
 /// A work item of `work_item_open`, also a task of `work_checkpoint`.
 pub fn item() -> Node {
@@ -39,14 +44,20 @@ pub fn item() -> Node {
 /// A typed checkpoint contract of `work_item_open` executions and `work_checkpoint`.
 pub fn checkpoint_contract() -> Node {
     Node::Object(vec![
-        field("checkpointId", REQ).of(ID).describe("Bounded checkpoint identity (trimmed, at most 128 characters)."),
-        field("kind", REQ).of(Node::Enum(&["milestone", "final"])).describe("Checkpoint kind."),
+        field("checkpointId", REQ)
+            .of(ID)
+            .describe("Bounded checkpoint identity (trimmed, at most 128 characters)."),
+        field("kind", REQ)
+            .of(Node::Enum(&["milestone", "final"]))
+            .describe("Checkpoint kind."),
         field("covers", REQ)
             .of(Node::array(ID, Count::Between(1, 64)))
             .describe("Non-empty task ids covered by this checkpoint (at most 64 canonical ids)."),
         field("scope", OPT)
             .of(Node::array(NONBLANK, Count::Any))
-            .describe("Workspace-relative exact files under review (unbounded count); defaults to none."),
+            .describe(
+                "Workspace-relative exact files under review (unbounded count); defaults to none.",
+            ),
         field("requiredReviewers", REQ)
             .of(Node::array(REVIEWER, Count::Between(1, 2)))
             .describe("Non-empty canonical reviewer set; every role must pass."),
@@ -55,13 +66,17 @@ pub fn checkpoint_contract() -> Node {
             .describe("Acceptance criterion texts (at most 64 bounded entries); defaults to none."),
         field("verification", OPT)
             .of(Node::array(TEXT, Count::AtMost(64)))
-            .describe("Verification command references (at most 64 bounded entries); defaults to none."),
+            .describe(
+                "Verification command references (at most 64 bounded entries); defaults to none.",
+            ),
         field("origin", REQ)
             .of(Node::Enum(&["source", "user", "controller"]))
             .describe("Obligation origin recorded with the checkpoint."),
         field("dependsOn", OPT)
             .of(Node::array(ID, Count::AtMost(64)))
-            .describe("Checkpoint ids that must pass first (at most 64 canonical ids); defaults to none."),
+            .describe(
+                "Checkpoint ids that must pass first (at most 64 canonical ids); defaults to none.",
+            ),
     ])
 }
 
@@ -91,12 +106,12 @@ fn provided_plan_source() -> Node {
         field("kind", REQ)
             .of(Node::Literal("provided-plan"))
             .describe("Requirements come from a provided plan document."),
-        field("reference", REQ)
-            .of(TEXT)
-            .describe("Bounded reference to the provided plan document (trimmed, at most 2000 characters)."),
-        field("sha256", OPT)
-            .of(NONBLANK)
-            .describe("Optional integrity hash of the referenced document; must be a non-empty string."),
+        field("reference", REQ).of(TEXT).describe(
+            "Bounded reference to the provided plan document (trimmed, at most 2000 characters).",
+        ),
+        field("sha256", OPT).of(NONBLANK).describe(
+            "Optional integrity hash of the referenced document; must be a non-empty string.",
+        ),
     ])
 }
 

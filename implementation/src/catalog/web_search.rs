@@ -13,7 +13,10 @@ pub fn spec() -> ToolSpec {
                 .of(Node::String(StringKind::Line))
                 .describe("The search query; the text is sent unchanged."),
             field("count", OPT)
-                .of(Node::Integer(Range { min: Some(Limit::Inclusive(1)), max: Some(Limit::Inclusive(20)) }))
+                .of(Node::Integer(Range {
+                    min: Some(Limit::Inclusive(1)),
+                    max: Some(Limit::Inclusive(20)),
+                }))
                 .describe("Number of results, integer 1 through 20, default 8.")
                 .with_default(Scalar::Integer(8), REAPPLIED),
             field("freshness", OPT)
@@ -31,11 +34,17 @@ pub fn spec() -> ToolSpec {
         result_families: &[
             ("exa", "ranked Markdown result from the Exa provider"),
             ("brave", "ranked Markdown result from the Brave provider"),
-            ("zai", "ranked Markdown result from the regional Z.AI provider"),
+            (
+                "zai",
+                "ranked Markdown result from the regional Z.AI provider",
+            ),
         ],
         representative_failures: &[
             ("count", "an out-of-range count is rejected before dispatch"),
-            ("credential", "unknown credential/provider fields are rejected"),
+            (
+                "credential",
+                "unknown credential/provider fields are rejected",
+            ),
         ],
     }
 }

@@ -77,5 +77,11 @@ pub fn spec() -> ToolSpec {
 }
 
 /// What `accept` and `request_changes` consume.
-const ACCEPT_OR_REQUEST_CHANGES: &[&str] =
-    &["workItemId", "attempt", "decision", "rationale", "evidence", "concernsDisposition"];
+const ACCEPT_OR_REQUEST_CHANGES: &[&str] = &[
+    "workItemId",
+    "attempt",
+    "decision",
+    "rationale",
+    "evidence",
+    "concernsDisposition",
+];

@@ -22,6 +22,9 @@ pub fn spec() -> ToolSpec {
             ("view", "inspection view with loaded contract identity"),
             ("failure", "bounded owned failure"),
         ],
-        representative_failures: &[("includeClosed", "a non-boolean value is rejected rather than coerced")],
+        representative_failures: &[(
+            "includeClosed",
+            "a non-boolean value is rejected rather than coerced",
+        )],
     }
 }

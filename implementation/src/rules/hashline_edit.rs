@@ -108,7 +108,9 @@ fn check_edit(edit: Input<'_>, base: &Path<'_>, out: &mut Collector) {
     };
     let pos = anchor("pos", POS_NOT_BLANK);
     let end = anchor("end", END_NOT_BLANK);
-    let Some(op) = edit.string("op").and_then(Op::parse) else { return };
+    let Some(op) = edit.string("op").and_then(Op::parse) else {
+        return;
+    };
     match op {
         Op::Replace => {
             if pos.is_none() {
@@ -122,9 +124,10 @@ fn check_edit(edit: Input<'_>, base: &Path<'_>, out: &mut Collector) {
             }
         }
         Op::ReplaceRange => {
-            for (field, anchor, rule) in
-                [("pos", pos, REPLACE_RANGE_REQUIRES_POS), ("end", end, REPLACE_RANGE_REQUIRES_END)]
-            {
+            for (field, anchor, rule) in [
+                ("pos", pos, REPLACE_RANGE_REQUIRES_POS),
+                ("end", end, REPLACE_RANGE_REQUIRES_END),
+            ] {
                 if anchor.is_none() {
                     out.branch(
                         rule,

@@ -40,7 +40,10 @@ pub(crate) fn generic_names() -> Vec<String> {
     .collect();
     // A writeScope entry is non-blank, so it can never be an empty path.
     names.extend(
-        PathReason::ALL.iter().filter(|r| **r != PathReason::EmptyPath).map(|r| malformed_rule("write-scope", *r)),
+        PathReason::ALL
+            .iter()
+            .filter(|r| **r != PathReason::EmptyPath)
+            .map(|r| malformed_rule("write-scope", *r)),
     );
     names
 }
@@ -48,7 +51,11 @@ pub(crate) fn generic_names() -> Vec<String> {
 /// The rules only standalone `work_item_open` items can break.
 pub(crate) fn standalone_names() -> Vec<String> {
     let mut names: Vec<String> = NAMES.iter().map(|n| (*n).to_owned()).collect();
-    names.extend(GENERIC_TASK_FIELDS.iter().map(|f| per_field(STANDALONE_ITEM_FORBIDS, f)));
+    names.extend(
+        GENERIC_TASK_FIELDS
+            .iter()
+            .map(|f| per_field(STANDALONE_ITEM_FORBIDS, f)),
+    );
     names
 }
 
@@ -78,12 +85,20 @@ selector! {
 }
 
 /// The fields a standalone item may not carry, in the order they are reported.
-const GENERIC_TASK_FIELDS: [&str; 6] =
-    ["taskId", "goal", "acceptanceCriteria", "verification", "dependsOn", "blockedBy"];
+const GENERIC_TASK_FIELDS: [&str; 6] = [
+    "taskId",
+    "goal",
+    "acceptanceCriteria",
+    "verification",
+    "dependsOn",
+    "blockedBy",
+];
 
 /// Runs the item rules on one item at `base` (`items[i]` or `tasks[i]`).
 pub(crate) fn check_item(item: Input<'_>, base: &Path<'_>, mode: ItemMode, out: &mut Collector) {
-    let Some(item_mode) = item.string("mode").and_then(Mode::parse) else { return };
+    let Some(item_mode) = item.string("mode").and_then(Mode::parse) else {
+        return;
+    };
     match mode {
         ItemMode::Generic => generic(item, item_mode, base, out),
         ItemMode::Standalone => standalone(item, item_mode, base, out),
@@ -197,7 +212,9 @@ fn standalone(item: Input<'_>, mode: Mode, base: &Path<'_>, out: &mut Collector)
                     "no writeScope on standalone implementation/review_only items",
                 );
             }
-            let binding = ["planRunId", "planTaskId"].into_iter().find(|f| item.has(f));
+            let binding = ["planRunId", "planTaskId"]
+                .into_iter()
+                .find(|f| item.has(f));
             if let Some(binding) = binding {
                 out.branch(
                     STANDALONE_ITEM_FORBIDS_PLAN_BINDINGS,
@@ -213,7 +230,10 @@ fn standalone(item: Input<'_>, mode: Mode, base: &Path<'_>, out: &mut Collector)
 
 fn has_duplicate_reviewer(item: Input<'_>) -> bool {
     let reviewers = item.list("requiredReviewers").unwrap_or_default();
-    reviewers.iter().enumerate().any(|(i, r)| reviewers[..i].contains(r))
+    reviewers
+        .iter()
+        .enumerate()
+        .any(|(i, r)| reviewers[..i].contains(r))
 }
 
 fn unique_reviewers(base: &Path<'_>, out: &mut Collector) {

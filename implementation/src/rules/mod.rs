@@ -140,9 +140,15 @@ impl<'a> Input<'a> {
 /// selector's value does not consume is refused.
 pub(crate) fn matrix(tool: Tool, input: Input<'_>, out: &mut Collector) {
     let spec = tool.spec();
-    let Some(Matrix { selector, .. }) = &spec.matrix else { return };
-    let Some(value) = input.string(selector).map(JsString::to_string_lossy) else { return };
-    let Some(row) = spec.matrix.as_ref().and_then(|m| m.row(&value)) else { return };
+    let Some(Matrix { selector, .. }) = &spec.matrix else {
+        return;
+    };
+    let Some(value) = input.string(selector).map(JsString::to_string_lossy) else {
+        return;
+    };
+    let Some(row) = spec.matrix.as_ref().and_then(|m| m.row(&value)) else {
+        return;
+    };
     let expected = format!("only {}", row.consumes.join(", "));
     for field in &spec.fields {
         if field.name != *selector && input.has(field.name) && !row.consumes.contains(&field.name) {
@@ -162,7 +168,13 @@ pub(crate) fn matrix(tool: Tool, input: Input<'_>, out: &mut Collector) {
 pub(crate) fn require(rule: &str, input: Input<'_>, field: &str, out: &mut Collector) {
     if !input.has(field) {
         let message = format!("{field} must be a non-empty string");
-        out.branch(rule, Code::MissingValue, &Path::ROOT.field(field), message, format!("a non-empty {field}"));
+        out.branch(
+            rule,
+            Code::MissingValue,
+            &Path::ROOT.field(field),
+            message,
+            format!("a non-empty {field}"),
+        );
     }
 }
 
@@ -170,7 +182,13 @@ pub(crate) fn require(rule: &str, input: Input<'_>, field: &str, out: &mut Colle
 pub(crate) fn require_list(rule: &str, input: Input<'_>, field: &str, out: &mut Collector) {
     if input.absent_or_empty(field) {
         let message = format!("{field} must be a non-empty array");
-        out.branch(rule, Code::MissingValue, &Path::ROOT.field(field), message, format!("at least one {field} entry"));
+        out.branch(
+            rule,
+            Code::MissingValue,
+            &Path::ROOT.field(field),
+            message,
+            format!("at least one {field} entry"),
+        );
     }
 }
 
@@ -194,12 +212,18 @@ mod tests {
             Decision::ALL.iter().map(|v| v.as_str()).collect::<Vec<_>>(),
             catalog(Tool::WorkItemDecide, "decision")
         );
-        assert_eq!(Action::ALL.iter().map(|v| v.as_str()).collect::<Vec<_>>(), catalog(Tool::WorkCheckpoint, "action"));
+        assert_eq!(
+            Action::ALL.iter().map(|v| v.as_str()).collect::<Vec<_>>(),
+            catalog(Tool::WorkCheckpoint, "action")
+        );
         assert_eq!(
             Command::ALL.iter().map(|v| v.as_str()).collect::<Vec<_>>(),
             catalog(Tool::StrReplaceEditor, "command")
         );
-        assert_eq!(Op::ALL.iter().map(|v| v.as_str()).collect::<Vec<_>>(), catalog(Tool::HashlineEdit, "edits[].op"));
+        assert_eq!(
+            Op::ALL.iter().map(|v| v.as_str()).collect::<Vec<_>>(),
+            catalog(Tool::HashlineEdit, "edits[].op")
+        );
         assert_eq!(
             Mode::ALL.iter().map(|v| v.as_str()).collect::<Vec<_>>(),
             catalog(Tool::WorkItemOpen, "items[].mode")
@@ -213,7 +237,10 @@ mod tests {
             let Some(matrix) = &spec.matrix else { continue };
             let values = catalog(tool, matrix.selector);
             let rows: Vec<&str> = matrix.rows.iter().map(|r| r.value).collect();
-            assert_eq!(rows, values, "{tool}: one matrix row per selector value, in order");
+            assert_eq!(
+                rows, values,
+                "{tool}: one matrix row per selector value, in order"
+            );
             for row in &matrix.rows {
                 for field in row.consumes {
                     assert!(

@@ -45,7 +45,9 @@ pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
             "a non-empty file or directory path (spaces inside the name are preserved)",
         );
     }
-    let Some(command) = input.string("command").and_then(Command::parse) else { return };
+    let Some(command) = input.string("command").and_then(Command::parse) else {
+        return;
+    };
     match command {
         Command::Create => {
             if !input.has("file_text") {
@@ -102,12 +104,20 @@ pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
 
 /// Rule 6: a `view_range` is checked whatever the command.
 fn view_range(input: Input<'_>, out: &mut Collector) {
-    let Some([Json::Number(start), Json::Number(end)]) = input.list("view_range") else { return };
+    let Some([Json::Number(start), Json::Number(end)]) = input.list("view_range") else {
+        return;
+    };
     // Both are safe integers after the structural phase, so they convert exactly.
     let (s, e) = (*start as i64, *end as i64);
     let path = Path::ROOT.field("view_range");
     if s < 1 {
-        out.branch(VIEW_RANGE_START, Code::TooSmall, &path, format!("view_range start {s} must be >= 1"), "start >= 1");
+        out.branch(
+            VIEW_RANGE_START,
+            Code::TooSmall,
+            &path,
+            format!("view_range start {s} must be >= 1"),
+            "start >= 1",
+        );
     }
     if e != -1 && e < s {
         out.branch(

@@ -16,7 +16,9 @@ pub(crate) fn names() -> Vec<String> {
 }
 
 pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
-    let Some(url) = input.string("url") else { return };
+    let Some(url) = input.string("url") else {
+        return;
+    };
     // The host reads the URL as a string of scalar values, so lone surrogates become U+FFFD.
     let path = Path::ROOT.field("url");
     match crate::whatwg_url::scheme(&url.to_string_lossy()) {
@@ -32,7 +34,13 @@ pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
             let mut message = crate::js_string::JsString::from("unsupported URL scheme \"");
             message.push_units(truncate(&scheme, 48).units());
             message.push_str("\"; only http and https are supported");
-            out.branch(URL_SCHEME, Code::InvalidValue, &path, message, "http or https");
+            out.branch(
+                URL_SCHEME,
+                Code::InvalidValue,
+                &path,
+                message,
+                "http or https",
+            );
         }
         Some(_) => {}
     }

@@ -45,7 +45,11 @@ const NATIVE_REGISTER_FORBIDS: &str = "native-register-forbids";
 
 pub(crate) fn names() -> Vec<String> {
     let mut names: Vec<String> = NAMES.iter().map(|n| (*n).to_owned()).collect();
-    names.extend(GENERIC_REGISTRATION_FIELDS.iter().map(|f| per_field(NATIVE_REGISTER_FORBIDS, f)));
+    names.extend(
+        GENERIC_REGISTRATION_FIELDS
+            .iter()
+            .map(|f| per_field(NATIVE_REGISTER_FORBIDS, f)),
+    );
     names.extend(generic_names());
     names
 }
@@ -70,7 +74,9 @@ selector! {
 pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
     let input = *input;
     matrix(Tool::WorkCheckpoint, input, out);
-    let Some(action) = input.string("action").and_then(Action::parse) else { return };
+    let Some(action) = input.string("action").and_then(Action::parse) else {
+        return;
+    };
     if matches!(action, Action::Register | Action::Amend) && input.has("runId") {
         let tasks = Path::ROOT.field("tasks");
         for (i, task) in input.objects("tasks") {
@@ -129,7 +135,12 @@ fn route(action: Action, input: Input<'_>, out: &mut Collector) {
                 "the existing execution runId",
             );
         }
-        require(GENERIC_REGISTER_REQUIRES_AMENDMENT_ID, input, "amendmentId", out);
+        require(
+            GENERIC_REGISTER_REQUIRES_AMENDMENT_ID,
+            input,
+            "amendmentId",
+            out,
+        );
         require(GENERIC_REGISTER_REQUIRES_RATIONALE, input, "rationale", out);
     }
 }
@@ -146,7 +157,12 @@ fn per_action(action: Action, input: Input<'_>, out: &mut Collector) {
             require(RECOVER_REQUIRES_CHECKPOINT_ID, input, "checkpointId", out);
             require(RECOVER_REQUIRES_RECOVERY_ID, input, "recoveryId", out);
             require(RECOVER_REQUIRES_DIAGNOSIS, input, "diagnosis", out);
-            require(RECOVER_REQUIRES_CHANGED_CONDITION, input, "changedCondition", out);
+            require(
+                RECOVER_REQUIRES_CHANGED_CONDITION,
+                input,
+                "changedCondition",
+                out,
+            );
             require_list(RECOVER_REQUIRES_VERIFICATION, input, "verification", out);
         }
         Action::Amend => {
@@ -169,8 +185,18 @@ fn per_action(action: Action, input: Input<'_>, out: &mut Collector) {
             }
         }
         Action::RecordApproval => {
-            require(RECORD_APPROVAL_REQUIRES_AUTHORITY_ID, input, "authorityId", out);
-            require(RECORD_APPROVAL_REQUIRES_APPROVAL_ID, input, "approvalId", out);
+            require(
+                RECORD_APPROVAL_REQUIRES_AUTHORITY_ID,
+                input,
+                "authorityId",
+                out,
+            );
+            require(
+                RECORD_APPROVAL_REQUIRES_APPROVAL_ID,
+                input,
+                "approvalId",
+                out,
+            );
             if !input.has("stage") {
                 out.branch(
                     RECORD_APPROVAL_REQUIRES_STAGE,
@@ -180,12 +206,32 @@ fn per_action(action: Action, input: Input<'_>, out: &mut Collector) {
                     "a canonical authority stage",
                 );
             }
-            require(RECORD_APPROVAL_REQUIRES_ARTIFACT_PATH, input, "artifactPath", out);
-            require(RECORD_APPROVAL_REQUIRES_ARTIFACT_SHA256, input, "artifactSha256", out);
+            require(
+                RECORD_APPROVAL_REQUIRES_ARTIFACT_PATH,
+                input,
+                "artifactPath",
+                out,
+            );
+            require(
+                RECORD_APPROVAL_REQUIRES_ARTIFACT_SHA256,
+                input,
+                "artifactSha256",
+                out,
+            );
         }
         Action::RevokeAuthority => {
-            require(REVOKE_AUTHORITY_REQUIRES_AUTHORITY_ID, input, "authorityId", out);
-            require(REVOKE_AUTHORITY_REQUIRES_REVOCATION_ID, input, "revocationId", out);
+            require(
+                REVOKE_AUTHORITY_REQUIRES_AUTHORITY_ID,
+                input,
+                "authorityId",
+                out,
+            );
+            require(
+                REVOKE_AUTHORITY_REQUIRES_REVOCATION_ID,
+                input,
+                "revocationId",
+                out,
+            );
         }
     }
 }

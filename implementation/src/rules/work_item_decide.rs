@@ -36,11 +36,23 @@ selector! {
 pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
     let input = *input;
     matrix(Tool::WorkItemDecide, input, out);
-    let Some(decision) = input.string("decision").and_then(Decision::parse) else { return };
+    let Some(decision) = input.string("decision").and_then(Decision::parse) else {
+        return;
+    };
     match decision {
         Decision::Accept | Decision::RequestChanges => {
-            require(ACCEPT_OR_REQUEST_CHANGES_REQUIRES_RATIONALE, input, "rationale", out);
-            require_list(ACCEPT_OR_REQUEST_CHANGES_REQUIRES_EVIDENCE, input, "evidence", out);
+            require(
+                ACCEPT_OR_REQUEST_CHANGES_REQUIRES_RATIONALE,
+                input,
+                "rationale",
+                out,
+            );
+            require_list(
+                ACCEPT_OR_REQUEST_CHANGES_REQUIRES_EVIDENCE,
+                input,
+                "evidence",
+                out,
+            );
         }
         Decision::Rework => {
             require(REWORK_REQUIRES_RUNID, input, "runId", out);
@@ -49,7 +61,12 @@ pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
         Decision::Recover => {
             require(RECOVER_REQUIRES_RECOVERY_ID, input, "recoveryId", out);
             require(RECOVER_REQUIRES_DIAGNOSIS, input, "diagnosis", out);
-            require(RECOVER_REQUIRES_CHANGED_CONDITION, input, "changedCondition", out);
+            require(
+                RECOVER_REQUIRES_CHANGED_CONDITION,
+                input,
+                "changedCondition",
+                out,
+            );
             require_list(RECOVER_REQUIRES_VERIFICATION, input, "verification", out);
             if input.has("authorityId") {
                 require(RECOVER_AUTHORITY_REQUIRES_RUNID, input, "runId", out);

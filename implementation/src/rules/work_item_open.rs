@@ -1,6 +1,8 @@
 //! The branch rules of `work_item_open` (§4.1) and its execution boundary (§5.3).
 
-use super::items::{ItemMode, check_item, generic_names, malformed_rule, preview_message, standalone_names};
+use super::items::{
+    ItemMode, check_item, generic_names, malformed_rule, preview_message, standalone_names,
+};
 use super::{Input, per_field, require};
 use crate::collector::Collector;
 use crate::issue::Code;
@@ -23,20 +25,27 @@ const EXECUTION_FORBIDS: &str = "execution-forbids";
 
 pub(crate) fn names() -> Vec<String> {
     let mut names: Vec<String> = NAMES.iter().map(|n| (*n).to_owned()).collect();
-    names.extend(AMENDMENT_CONTEXT.iter().map(|f| per_field(EXECUTION_FORBIDS, f)));
+    names.extend(
+        AMENDMENT_CONTEXT
+            .iter()
+            .map(|f| per_field(EXECUTION_FORBIDS, f)),
+    );
     names.extend(generic_names());
     names.extend(standalone_names());
     for (list, _) in BOUNDARY_LISTS {
         names.push(unique_rule(list));
         // A boundary file is non-blank, so only a directory (`/`) can be an empty path.
-        let reasons = PathReason::ALL.into_iter().filter(|r| list == "directories" || *r != PathReason::EmptyPath);
+        let reasons = PathReason::ALL
+            .into_iter()
+            .filter(|r| list == "directories" || *r != PathReason::EmptyPath);
         names.extend(reasons.map(|r| malformed_rule(&format!("boundary-{list}"), r)));
     }
     names
 }
 
 /// The boundary lists with their path-kind rules, in the order they are checked.
-const BOUNDARY_LISTS: [(&str, PathRule); 2] = [("files", exact_file), ("directories", directory_subtree)];
+const BOUNDARY_LISTS: [(&str, PathRule); 2] =
+    [("files", exact_file), ("directories", directory_subtree)];
 
 fn unique_rule(list: &str) -> String {
     format!("boundary-{list}-unique")
@@ -77,7 +86,11 @@ pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
             "runId with amendment context",
         );
     }
-    let mode = if execution || run_id { ItemMode::Generic } else { ItemMode::Standalone };
+    let mode = if execution || run_id {
+        ItemMode::Generic
+    } else {
+        ItemMode::Standalone
+    };
     let items = Path::ROOT.field("items");
     for (i, item) in input.objects("items") {
         check_item(item, &items.index(i), mode, out);
@@ -113,7 +126,13 @@ fn check_boundary(boundary: Input<'_>, out: &mut Collector) {
 const EXPECTED: &str = "normalized non-empty exact files or directory subtrees";
 
 /// Checks one boundary list; whether it had no problem.
-fn check_list(boundary: Input<'_>, name: &'static str, rule: PathRule, base: &Path<'_>, out: &mut Collector) -> bool {
+fn check_list(
+    boundary: Input<'_>,
+    name: &'static str,
+    rule: PathRule,
+    base: &Path<'_>,
+    out: &mut Collector,
+) -> bool {
     let list = base.field(name);
     let mut seen: Vec<&[u16]> = Vec::new();
     for (j, entry) in boundary.list(name).unwrap_or_default().iter().enumerate() {
@@ -121,7 +140,12 @@ fn check_list(boundary: Input<'_>, name: &'static str, rule: PathRule, base: &Pa
         let before = format!("boundary.{name} path ");
         match rule(entry.units()) {
             Err(reason) => {
-                let message = preview_message(&before, entry.units(), 64, &format!(" is malformed ({reason})"));
+                let message = preview_message(
+                    &before,
+                    entry.units(),
+                    64,
+                    &format!(" is malformed ({reason})"),
+                );
                 out.branch(
                     malformed_rule(&format!("boundary-{name}"), reason),
                     Code::InvalidValue,
@@ -132,8 +156,15 @@ fn check_list(boundary: Input<'_>, name: &'static str, rule: PathRule, base: &Pa
                 return false;
             }
             Ok(normalized) if seen.contains(&normalized) => {
-                let message = preview_message(&before, normalized, 64, " is declared more than once");
-                out.branch(unique_rule(name), Code::InvalidValue, &list.index(j), message, EXPECTED);
+                let message =
+                    preview_message(&before, normalized, 64, " is declared more than once");
+                out.branch(
+                    unique_rule(name),
+                    Code::InvalidValue,
+                    &list.index(j),
+                    message,
+                    EXPECTED,
+                );
                 return false;
             }
             Ok(normalized) => seen.push(normalized),

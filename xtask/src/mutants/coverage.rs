@@ -31,8 +31,10 @@ pub struct Coverage {
 /// The coverage of the inventory by the vectors under `root/vectors` and by `rows`.
 pub fn coverage(root: &Path, rows: &[Row]) -> Result<Coverage> {
     let vectors = load(&[root.join("vectors")])?;
-    let mut by_rule: BTreeMap<String, RuleCoverage> =
-        inventory().into_iter().map(|r| (r.to_string(), RuleCoverage::default())).collect();
+    let mut by_rule: BTreeMap<String, RuleCoverage> = inventory()
+        .into_iter()
+        .map(|r| (r.to_string(), RuleCoverage::default()))
+        .collect();
     for vector in vectors.iter().filter(|v| !v.expected.is_accept()) {
         for traced in validate_traced(vector.tool, &vector.input).1 {
             if let Some(entry) = by_rule.get_mut(&traced.rule.to_string()) {
@@ -53,13 +55,19 @@ pub fn coverage(root: &Path, rows: &[Row]) -> Result<Coverage> {
         let entry = by_rule.remove(&id).unwrap_or_default();
         (id, entry)
     });
-    Ok(Coverage { rules: ordered.collect(), strays })
+    Ok(Coverage {
+        rules: ordered.collect(),
+        strays,
+    })
 }
 
 /// Prints the coverage table; whether every rule has a reject vector and a row.
 pub fn report(root: &Path, rows: &[Row]) -> Result<bool> {
     let Coverage { rules, strays } = coverage(root, rows)?;
-    println!("{:<80} {:>7} {:>4}  first vector / first row", "rule", "vectors", "rows");
+    println!(
+        "{:<80} {:>7} {:>4}  first vector / first row",
+        "rule", "vectors", "rows"
+    );
     let mut complete = true;
     for (rule, entry) in &rules {
         let missing = entry.vectors.is_empty() || entry.rows.is_empty();
@@ -77,7 +85,13 @@ pub fn report(root: &Path, rows: &[Row]) -> Result<bool> {
     for stray in &strays {
         println!("row {stray:?} names no rule of the inventory");
     }
-    let covered = rules.iter().filter(|(_, e)| !e.vectors.is_empty() && !e.rows.is_empty()).count();
-    println!("{covered} of {} rules have a reject vector and a row", rules.len());
+    let covered = rules
+        .iter()
+        .filter(|(_, e)| !e.vectors.is_empty() && !e.rows.is_empty())
+        .count();
+    println!(
+        "{covered} of {} rules have a reject vector and a row",
+        rules.len()
+    );
     Ok(complete && strays.is_empty())
 }

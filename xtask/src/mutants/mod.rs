@@ -83,10 +83,15 @@ pub fn run(options: &Options) -> Result<u8> {
             return Ok(exit::USAGE);
         }
     };
-    let Some((selected, why)) = select(options, &all)? else { return Ok(exit::USAGE) };
+    let Some((selected, why)) = select(options, &all)? else {
+        return Ok(exit::USAGE);
+    };
     if options.list {
         for row in &selected {
-            let status = row.retired.as_ref().map_or("active".to_owned(), |r| format!("retired: {r}"));
+            let status = row
+                .retired
+                .as_ref()
+                .map_or("active".to_owned(), |r| format!("retired: {r}"));
             println!("{}\t{}\t{status}", row.id, row.file);
         }
         return Ok(exit::OK);
@@ -100,14 +105,28 @@ pub fn run(options: &Options) -> Result<u8> {
     let mut runnable: Vec<Row> = Vec::new();
     for row in selected {
         if let Some(reason) = &row.retired {
-            results.push(not_run(row.clone(), RowOutcome::Retired, format!("retired: {reason}")));
+            results.push(not_run(
+                row.clone(),
+                RowOutcome::Retired,
+                format!("retired: {reason}"),
+            ));
             continue;
         }
-        let text = std::fs::read_to_string(options.root.join(&row.file)).unwrap_or_default();
+        let Ok(text) = std::fs::read_to_string(options.root.join(&row.file)) else {
+            let detail = format!(
+                "{} does not exist (or cannot be read); fix the row's `file`",
+                row.file
+            );
+            results.push(not_run(row, RowOutcome::Stale, detail));
+            continue;
+        };
         match row.occurrences(&text) {
             1 => runnable.push(row),
             n => {
-                let detail = format!("`find` occurs {n} times in {}; it must occur exactly once", row.file);
+                let detail = format!(
+                    "`find` occurs {n} times in {}; it must occur exactly once",
+                    row.file
+                );
                 results.push(not_run(row, RowOutcome::Stale, detail));
             }
         }
@@ -115,7 +134,10 @@ pub fn run(options: &Options) -> Result<u8> {
     // Rows that make the same change share one mutant.
     let mut mutants: BTreeMap<(String, String, String), Vec<Row>> = BTreeMap::new();
     for row in runnable {
-        mutants.entry((row.file.clone(), row.find.clone(), row.replace.clone())).or_default().push(row);
+        mutants
+            .entry((row.file.clone(), row.find.clone(), row.replace.clone()))
+            .or_default()
+            .push(row);
     }
     let base = options.root.join("target").join("mutants");
     let worker_zero = Scratch::sync(&options.root, &base.join("worker-0"))?;
@@ -134,12 +156,20 @@ pub fn run(options: &Options) -> Result<u8> {
     }
     let build_time = baseline_started.elapsed();
     let run_started = Instant::now();
-    let baseline = suite::run(&worker_zero, &base.join("report-baseline"), Duration::from_secs(600), None)?;
+    let baseline = suite::run(
+        &worker_zero,
+        &base.join("report-baseline"),
+        Duration::from_secs(600),
+        None,
+    )?;
     let baseline_run = run_started.elapsed();
     match &baseline {
         Step::Done(result) if result.failures.is_empty() => {}
         Step::Done(result) => {
-            eprintln!("error: the baseline fails {} vectors; fix them before checking mutants:", result.failures.len());
+            eprintln!(
+                "error: the baseline fails {} vectors; fix them before checking mutants:",
+                result.failures.len()
+            );
             for (vector, failure) in result.failures.iter().take(10) {
                 eprintln!("  {vector}: {}", failure.what);
             }
@@ -152,7 +182,9 @@ pub fn run(options: &Options) -> Result<u8> {
     }
     let limits = Limits {
         build: (build_time * 10).max(Duration::from_secs(600)),
-        run: options.suite_timeout.unwrap_or_else(|| (baseline_run * 20).max(options.timeout_floor)),
+        run: options
+            .suite_timeout
+            .unwrap_or_else(|| (baseline_run * 20).max(options.timeout_floor)),
     };
     eprintln!(
         "baseline: built in {:.1} s, suite in {:.2} s; a mutant's suite run is stopped after {:.0} s",
@@ -162,19 +194,48 @@ pub fn run(options: &Options) -> Result<u8> {
     );
     let total_rows: usize = mutants.values().map(Vec::len).sum();
     let progress = Progress::new(total_rows, options.jobs.max(1));
-    let mut queue: Vec<Mutant> =
-        mutants.into_iter().map(|((file, find, replace), rows)| Mutant { file, find, replace, rows }).collect();
+    let mut queue: Vec<Mutant> = mutants
+        .into_iter()
+        .map(|((file, find, replace), rows)| Mutant {
+            file,
+            find,
+            replace,
+            rows,
+        })
+        .collect();
     if options.switch {
-        queue = run_switched(options, &worker_zero, &base, &limits, queue, &progress, &mut results)?;
+        queue = run_switched(
+            options,
+            &worker_zero,
+            &base,
+            &limits,
+            queue,
+            &progress,
+            &mut results,
+        )?;
     }
-    run_rebuilt(options, &base, worker_zero, &limits, build_time, queue, &progress, &mut results)?;
+    run_rebuilt(
+        options,
+        &base,
+        worker_zero,
+        &limits,
+        build_time,
+        queue,
+        &progress,
+        &mut results,
+    )?;
     progress.finish();
     report::write(&options.report, &results, Some(baseline_run))?;
     let mut sorted: Vec<&RowResult> = results.iter().collect();
     sorted.sort_by(|a, b| a.row.id.cmp(&b.row.id));
     let json = report::to_json(&sorted, Some(baseline_run));
     for result in sorted.iter().filter(|r| r.outcome.is_problem()) {
-        eprintln!("{:<9} {} ({})", result.outcome.as_str(), result.row.id, first_line(&result.detail));
+        eprintln!(
+            "{:<9} {} ({})",
+            result.outcome.as_str(),
+            result.row.id,
+            first_line(&result.detail)
+        );
     }
     println!("{}", report::summary_line(&json));
     println!(
@@ -209,7 +270,14 @@ fn select(options: &Options, all: &[Row]) -> Result<Option<(Vec<Row>, String)>> 
         selected.retain(|r| shard.keeps(r));
         why.push(format!("shard {}/{}", shard.index, shard.count));
     }
-    Ok(Some((selected, if why.is_empty() { "no rows".to_owned() } else { why.join("; ") })))
+    Ok(Some((
+        selected,
+        if why.is_empty() {
+            "no rows".to_owned()
+        } else {
+            why.join("; ")
+        },
+    )))
 }
 
 /// The time limits of one mutant.
@@ -250,7 +318,9 @@ fn run_switched(
     for mutant in queue {
         let text = texts
             .entry(mutant.file.clone())
-            .or_insert_with(|| std::fs::read_to_string(options.root.join(&mutant.file)).unwrap_or_default())
+            .or_insert_with(|| {
+                std::fs::read_to_string(options.root.join(&mutant.file)).unwrap_or_default()
+            })
             .clone();
         let region = mutant
             .file
@@ -274,16 +344,23 @@ fn run_switched(
     if switched.is_empty() {
         return Ok(rest);
     }
-    let lib_text = std::fs::read_to_string(options.root.join(lib)).with_context(|| format!("cannot read {lib}"))?;
+    let lib_text = std::fs::read_to_string(options.root.join(lib))
+        .with_context(|| format!("cannot read {lib}"))?;
     texts.entry(lib.to_owned()).or_insert(lib_text);
     // Whatever happens below, the copy is put back as it was for the rebuild phase.
-    let _restore = Restore { scratch, files: texts.clone() };
+    let _restore = Restore {
+        scratch,
+        files: texts.clone(),
+    };
     let build_started = Instant::now();
     // Drop the mutants the compiler refuses, a few rounds at most; the dropped ones are rebuilt.
     for round in 0..12 {
         let mut by_file: BTreeMap<String, Vec<(u32, Region)>> = BTreeMap::new();
         for (id, mutant, region) in &switched {
-            by_file.entry(mutant.file.clone()).or_default().push((*id, region.clone()));
+            by_file
+                .entry(mutant.file.clone())
+                .or_default()
+                .push((*id, region.clone()));
         }
         // Every file considered is written each round, so a file whose mutants were all dropped
         // goes back to its original text.
@@ -317,8 +394,11 @@ fn run_switched(
         for (file, start, end, rendered) in &errors {
             log.push_str(&format!("{file}@{start}..{end}\n{rendered}\n"));
             let in_file = spans.get(file).map(Vec::as_slice).unwrap_or_default();
-            let hits: Vec<u32> =
-                in_file.iter().filter(|(_, s, e)| s < end && start < e).map(|(id, _, _)| *id).collect();
+            let hits: Vec<u32> = in_file
+                .iter()
+                .filter(|(_, s, e)| s < end && start < e)
+                .map(|(id, _, _)| *id)
+                .collect();
             // An error outside every region says nothing about which mutant caused it: give up
             // switching in that file (or everywhere, if the file holds no mutant).
             let blamed: Vec<u32> = if !hits.is_empty() {
@@ -330,10 +410,21 @@ fn run_switched(
             };
             dropped.extend(blamed);
         }
-        let (keep, drop): (Vec<_>, Vec<_>) = switched.into_iter().partition(|(id, _, _)| !dropped.contains(id));
-        let located: Vec<String> = errors.iter().take(3).map(|(file, start, _, _)| format!("{file}@{start}")).collect();
+        let (keep, drop): (Vec<_>, Vec<_>) = switched
+            .into_iter()
+            .partition(|(id, _, _)| !dropped.contains(id));
+        let located: Vec<String> = errors
+            .iter()
+            .take(3)
+            .map(|(file, start, _, _)| format!("{file}@{start}"))
+            .collect();
         let _ = std::fs::create_dir_all(&options.report);
-        let _ = std::fs::write(options.report.join(format!("switch-round-{}.log", round + 1)), &log);
+        let _ = std::fs::write(
+            options
+                .report
+                .join(format!("switch-round-{}.log", round + 1)),
+            &log,
+        );
         eprintln!(
             "switched build, round {}: the compiler refused {} of the switched changes (errors at {}, see switch-round-{}.log); they are rebuilt alone",
             round + 1,
@@ -356,7 +447,9 @@ fn run_switched(
     match suite::run(scratch, &base.join("report-switch"), limits.run, None)? {
         Step::Done(result) if result.failures.is_empty() => {}
         _ => {
-            eprintln!("warning: the switched build fails without a mutant; every row is rebuilt alone");
+            eprintln!(
+                "warning: the switched build fails without a mutant; every row is rebuilt alone"
+            );
             rest.extend(switched.into_iter().map(|(_, m, _)| m));
             return Ok(rest);
         }
@@ -432,10 +525,15 @@ fn run_rebuilt(
     // Another worker pays for its first build: it joins when its target directory is warm, or
     // when the queue (at about two seconds a mutant) outlasts a build as long as the baseline's.
     let useful = |worker: usize| {
-        base.join(format!("worker-{worker}")).join("target").is_dir()
+        base.join(format!("worker-{worker}"))
+            .join("target")
+            .is_dir()
             || Duration::from_secs(2 * queued as u64) > baseline_build
     };
-    let jobs = 1 + (1..options.jobs.max(1).min(queued)).take_while(|&w| useful(w)).count();
+    let jobs = 1
+        + (1..options.jobs.max(1).min(queued))
+            .take_while(|&w| useful(w))
+            .count();
     std::thread::scope(|scope| {
         for worker in 0..jobs {
             let (work, done, failure) = (&work, &done, &failure);
@@ -446,7 +544,10 @@ fn run_rebuilt(
                         Some(scratch) => scratch,
                         None => {
                             // A first build of its own, so that no row's time includes it.
-                            let scratch = Scratch::sync(&options.root, &base.join(format!("worker-{worker}")))?;
+                            let scratch = Scratch::sync(
+                                &options.root,
+                                &base.join(format!("worker-{worker}")),
+                            )?;
                             suite::build(&scratch, limits.build, &[])?;
                             scratch
                         }
@@ -477,9 +578,17 @@ fn run_rebuilt(
 }
 
 /// Applies one mutant to a copy, builds and runs it, and puts the file back.
-fn rebuild(scratch: &Scratch, report: &Path, limits: &Limits, mutant: &Mutant) -> Result<MutantResult> {
+fn rebuild(
+    scratch: &Scratch,
+    report: &Path,
+    limits: &Limits,
+    mutant: &Mutant,
+) -> Result<MutantResult> {
     let original = scratch.read(&mutant.file)?;
-    scratch.write(&mutant.file, &original.replacen(&mutant.find, &mutant.replace, 1))?;
+    scratch.write(
+        &mutant.file,
+        &original.replacen(&mutant.find, &mutant.replace, 1),
+    )?;
     let result = (|| -> Result<MutantResult> {
         Ok(match suite::build(scratch, limits.build, &[])? {
             Step::TimedOut => MutantResult::TimedOut,
@@ -495,13 +604,28 @@ fn rebuild(scratch: &Scratch, report: &Path, limits: &Limits, mutant: &Mutant) -
 }
 
 /// The row results of one mutant.
-fn finish(mutant: &Mutant, result: &MutantResult, duration: Duration, mode: &'static str) -> Vec<RowResult> {
+fn finish(
+    mutant: &Mutant,
+    result: &MutantResult,
+    duration: Duration,
+    mode: &'static str,
+) -> Vec<RowResult> {
     let (failures, detail) = match result {
-        MutantResult::Ran(SuiteResult { failures, vectors }) => {
-            (failures.clone(), format!("{} of {vectors} vectors failed under the mutant\n", failures.len()))
-        }
-        MutantResult::Unviable(log) => (BTreeMap::new(), format!("the mutant does not build:\n{log}")),
-        MutantResult::TimedOut => (BTreeMap::new(), "the build or the suite ran out of time".to_owned()),
+        MutantResult::Ran(SuiteResult { failures, vectors }) => (
+            failures.clone(),
+            format!(
+                "{} of {vectors} vectors failed under the mutant\n",
+                failures.len()
+            ),
+        ),
+        MutantResult::Unviable(log) => (
+            BTreeMap::new(),
+            format!("the mutant does not build:\n{log}"),
+        ),
+        MutantResult::TimedOut => (
+            BTreeMap::new(),
+            "the build or the suite ran out of time".to_owned(),
+        ),
     };
     mutant
         .rows
@@ -518,7 +642,14 @@ fn finish(mutant: &Mutant, result: &MutantResult, duration: Duration, mode: &'st
 }
 
 fn not_run(row: Row, outcome: RowOutcome, detail: String) -> RowResult {
-    RowResult { row, outcome, duration: Duration::ZERO, mode: "not run", failures: BTreeMap::new(), detail }
+    RowResult {
+        row,
+        outcome,
+        duration: Duration::ZERO,
+        mode: "not run",
+        failures: BTreeMap::new(),
+        detail,
+    }
 }
 
 /// Where each region ends up in the wrapped text: (mutant, start, end); mutants sharing a region
@@ -528,7 +659,11 @@ fn wrapped_spans(original: &str, regions: &[(u32, &Region)]) -> Vec<(u32, usize,
     let mut spans = Vec::new();
     for (start, end, switches) in switch::chains(regions) {
         let wrapped = switch::wrap(&original[start..end], &switches).len();
-        spans.extend(switches.iter().map(|(id, _)| (*id, start + growth, start + growth + wrapped)));
+        spans.extend(
+            switches
+                .iter()
+                .map(|(id, _)| (*id, start + growth, start + growth + wrapped)),
+        );
         growth += wrapped - (end - start);
     }
     spans
@@ -559,15 +694,18 @@ impl Progress {
     }
 
     fn record(&self, rows: &[RowResult]) {
-        let Ok(mut counts) = self.counts.lock() else { return };
+        let Ok(mut counts) = self.counts.lock() else {
+            return;
+        };
         for row in rows {
             counts.0 += 1;
             match row.outcome {
                 RowOutcome::Caught => counts.1 += 1,
                 RowOutcome::Retired | RowOutcome::Stale => {}
-                RowOutcome::Imprecise | RowOutcome::Missed | RowOutcome::Unviable | RowOutcome::Timeout => {
-                    counts.2 += 1
-                }
+                RowOutcome::Imprecise
+                | RowOutcome::Missed
+                | RowOutcome::Unviable
+                | RowOutcome::Timeout => counts.2 += 1,
             }
         }
         let (done, caught, problems) = *counts;
@@ -603,6 +741,7 @@ impl Progress {
 
 /// Reads a `mutants.json`.
 pub fn read_report(path: &Path) -> Result<Value> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     serde_json::from_str(&text).with_context(|| format!("{} is not JSON", path.display()))
 }

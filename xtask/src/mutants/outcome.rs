@@ -67,7 +67,10 @@ impl std::str::FromStr for RowOutcome {
     type Err = String;
 
     fn from_str(s: &str) -> Result<RowOutcome, String> {
-        RowOutcome::ALL.into_iter().find(|o| o.as_str() == s).ok_or_else(|| format!("unknown row outcome {s:?}"))
+        RowOutcome::ALL
+            .into_iter()
+            .find(|o| o.as_str() == s)
+            .ok_or_else(|| format!("unknown row outcome {s:?}"))
     }
 }
 
@@ -105,7 +108,11 @@ pub fn classify(row: &Row, result: &MutantResult) -> RowOutcome {
         MutantResult::Unviable(_) => RowOutcome::Unviable,
         MutantResult::TimedOut => RowOutcome::Timeout,
         MutantResult::Ran(suite) if suite.failures.is_empty() => RowOutcome::Missed,
-        MutantResult::Ran(suite) if row.caught_by.iter().all(|v| suite.failures.contains_key(v)) => RowOutcome::Caught,
+        MutantResult::Ran(suite)
+            if row.caught_by.iter().all(|v| suite.failures.contains_key(v)) =>
+        {
+            RowOutcome::Caught
+        }
         MutantResult::Ran(_) => RowOutcome::Imprecise,
     }
 }
@@ -131,7 +138,12 @@ pub mod exit {
 pub fn exit_code(outcomes: impl IntoIterator<Item = RowOutcome>) -> u8 {
     let outcomes: Vec<RowOutcome> = outcomes.into_iter().collect();
     let any = |f: fn(RowOutcome) -> bool| outcomes.iter().any(|o| f(*o));
-    if any(|o| matches!(o, RowOutcome::Missed | RowOutcome::Imprecise | RowOutcome::Unviable)) {
+    if any(|o| {
+        matches!(
+            o,
+            RowOutcome::Missed | RowOutcome::Imprecise | RowOutcome::Unviable
+        )
+    }) {
         exit::MISSED
     } else if any(|o| o == RowOutcome::Timeout) {
         exit::TIMEOUT

@@ -29,7 +29,9 @@ pub struct Row {
 impl Row {
     /// The rule the row breaks: the part of its id before the last `": "`.
     pub fn rule(&self) -> &str {
-        self.id.rsplit_once(": ").map_or(self.id.as_str(), |(rule, _)| rule)
+        self.id
+            .rsplit_once(": ")
+            .map_or(self.id.as_str(), |(rule, _)| rule)
     }
 
     /// How often `find` occurs in `text`.
@@ -63,9 +65,17 @@ pub enum RowsError {
     /// A file cannot be read or is not JSON.
     Read { file: PathBuf, reason: String },
     /// A row is malformed.
-    Row { file: PathBuf, index: usize, reason: String },
+    Row {
+        file: PathBuf,
+        index: usize,
+        reason: String,
+    },
     /// Two rows share an id.
-    DuplicateId { id: String, first: PathBuf, second: PathBuf },
+    DuplicateId {
+        id: String,
+        first: PathBuf,
+        second: PathBuf,
+    },
     /// The folder holds no row file.
     Empty { dir: PathBuf },
 }
@@ -74,7 +84,11 @@ impl fmt::Display for RowsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RowsError::Read { file, reason } => write!(f, "{}: {reason}", file.display()),
-            RowsError::Row { file, index, reason } => write!(f, "{}: row {index}: {reason}", file.display()),
+            RowsError::Row {
+                file,
+                index,
+                reason,
+            } => write!(f, "{}: row {index}: {reason}", file.display()),
             RowsError::DuplicateId { id, first, second } => write!(
                 f,
                 "{}: the row id {id:?} is already used in {}; ids are unique across all row files",
@@ -99,12 +113,22 @@ pub fn load(root: &Path) -> Result<Vec<Row>, RowsError> {
     let mut rows = Vec::new();
     let mut seen: BTreeMap<String, PathBuf> = BTreeMap::new();
     for file in files {
-        let source = file.strip_prefix(root).unwrap_or(&file).to_string_lossy().replace('\\', "/");
-        let text = std::fs::read_to_string(&file)
-            .map_err(|e| RowsError::Read { file: file.clone(), reason: e.to_string() })?;
+        let source = file
+            .strip_prefix(root)
+            .unwrap_or(&file)
+            .to_string_lossy()
+            .replace('\\', "/");
+        let text = std::fs::read_to_string(&file).map_err(|e| RowsError::Read {
+            file: file.clone(),
+            reason: e.to_string(),
+        })?;
         for row in parse(&file, &source, &text)? {
             if let Some(first) = seen.insert(row.id.clone(), file.clone()) {
-                return Err(RowsError::DuplicateId { id: row.id, first, second: file });
+                return Err(RowsError::DuplicateId {
+                    id: row.id,
+                    first,
+                    second: file,
+                });
             }
             rows.push(row);
         }
@@ -114,12 +138,17 @@ pub fn load(root: &Path) -> Result<Vec<Row>, RowsError> {
 
 /// The rows of one file's text.
 pub fn parse(file: &Path, source: &str, text: &str) -> Result<Vec<Row>, RowsError> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| RowsError::Read { file: file.to_owned(), reason: format!("not valid JSON: {e}") })?;
-    let list = value.get("rows").and_then(Value::as_array).ok_or_else(|| RowsError::Read {
+    let value: Value = serde_json::from_str(text).map_err(|e| RowsError::Read {
         file: file.to_owned(),
-        reason: "a row file is {\"rows\": [...]}".to_owned(),
+        reason: format!("not valid JSON: {e}"),
     })?;
+    let list = value
+        .get("rows")
+        .and_then(Value::as_array)
+        .ok_or_else(|| RowsError::Read {
+            file: file.to_owned(),
+            reason: "a row file is {\"rows\": [...]}".to_owned(),
+        })?;
     list.iter()
         .enumerate()
         .map(|(index, row)| {
@@ -150,14 +179,31 @@ pub fn parse(file: &Path, source: &str, text: &str) -> Result<Vec<Row>, RowsErro
             if row.find.is_empty() {
                 return Err(error("\"find\" must not be empty".to_owned()));
             }
+            if !inside_the_workspace(&row.file) {
+                return Err(error(format!(
+                    "\"file\" {:?} must be a workspace-relative path without `..` (a row never touches anything outside the workspace)",
+                    row.file
+                )));
+            }
             Ok(row)
         })
         .collect()
 }
 
+/// Whether a row's `file` names a file inside the workspace: relative, with only normal parts.
+pub fn inside_the_workspace(file: &str) -> bool {
+    let path = Path::new(file);
+    !file.is_empty()
+        && path
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+}
+
 fn walk(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else { return files };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return files;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {

@@ -30,12 +30,15 @@ impl Scratch {
         for relative in files(root, Path::new(""))? {
             let source = root.join(&relative);
             let copy = tree.join(&relative);
-            let content = fs::read(&source).with_context(|| format!("cannot read {}", source.display()))?;
+            let content =
+                fs::read(&source).with_context(|| format!("cannot read {}", source.display()))?;
             if fs::read(&copy).ok().as_deref() != Some(content.as_slice()) {
                 if let Some(parent) = copy.parent() {
-                    fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+                    fs::create_dir_all(parent)
+                        .with_context(|| format!("cannot create {}", parent.display()))?;
                 }
-                fs::write(&copy, &content).with_context(|| format!("cannot write {}", copy.display()))?;
+                fs::write(&copy, &content)
+                    .with_context(|| format!("cannot write {}", copy.display()))?;
             }
             wanted.insert(relative);
         }
@@ -65,13 +68,17 @@ impl Scratch {
 fn files(root: &Path, relative: &Path) -> Result<Vec<PathBuf>> {
     let dir = root.join(relative);
     let mut found = Vec::new();
-    let mut entries: Vec<_> =
-        fs::read_dir(&dir).with_context(|| format!("cannot read {}", dir.display()))?.flatten().collect();
+    let mut entries: Vec<_> = fs::read_dir(&dir)
+        .with_context(|| format!("cannot read {}", dir.display()))?
+        .flatten()
+        .collect();
     entries.sort_by_key(fs::DirEntry::file_name);
     for entry in entries {
         let name = entry.file_name();
         let path = relative.join(&name);
-        let file_type = entry.file_type().with_context(|| format!("cannot stat {}", path.display()))?;
+        let file_type = entry
+            .file_type()
+            .with_context(|| format!("cannot stat {}", path.display()))?;
         if file_type.is_dir() {
             if relative.as_os_str().is_empty() && SKIPPED.iter().any(|s| name == *s) {
                 continue;

@@ -22,7 +22,9 @@ impl std::str::FromStr for Shard {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Shard, String> {
-        let (k, n) = s.split_once('/').ok_or_else(|| format!("--shard takes K/N, such as 1/4, not {s:?}"))?;
+        let (k, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("--shard takes K/N, such as 1/4, not {s:?}"))?;
         let (index, count): (u64, u64) = (
             k.parse().map_err(|_| format!("bad shard index {k:?}"))?,
             n.parse().map_err(|_| format!("bad shard count {n:?}"))?,
@@ -43,36 +45,56 @@ impl Shard {
 }
 
 /// The rows touched by the changes since `base`: rows whose file changed, rows whose
-/// `caught_by` vectors changed, and rows added since `base`.
+/// `caught_by` vectors changed, and rows added or edited since `base`. Paths are those of the
+/// workspace, also when it lies in a subfolder of its repository.
 pub fn changed_since(root: &Path, base: &str, rows: &[Row]) -> Result<BTreeSet<String>> {
-    let changed: BTreeSet<String> =
-        git(root, &["diff", "--name-only", base, "--"])?.lines().map(str::to_owned).collect();
-    let untracked: BTreeSet<String> =
-        git(root, &["ls-files", "--others", "--exclude-standard"])?.lines().map(str::to_owned).collect();
+    let changed: BTreeSet<String> = git(root, &["diff", "--name-only", "--relative", base, "--"])?
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let untracked: BTreeSet<String> = git(root, &["ls-files", "--others", "--exclude-standard"])?
+        .lines()
+        .map(str::to_owned)
+        .collect();
     let changed: BTreeSet<String> = changed.union(&untracked).cloned().collect();
-    let mut selected = BTreeSet::new();
-    // Rows that did not exist at `base`.
-    let mut old_ids = BTreeSet::new();
-    for file in git(root, &["ls-tree", "-r", "--name-only", base, "--", "mutants"])?.lines() {
-        let text = git(root, &["show", &format!("{base}:{file}")])?;
+    // The rows as they were at `base`, by id.
+    let mut old_rows: BTreeMap<String, Row> = BTreeMap::new();
+    for file in git(
+        root,
+        &["ls-tree", "-r", "--name-only", base, "--", "mutants"],
+    )?
+    .lines()
+    {
+        let text = git(root, &["show", &format!("{base}:./{file}")])?;
         if let Ok(old) = parse(Path::new(file), file, &text) {
-            old_ids.extend(old.into_iter().map(|r| r.id));
+            old_rows.extend(old.into_iter().map(|r| (r.id.clone(), r)));
         }
     }
     // Vectors whose definition differs from `base` (or is new).
     let mut changed_vectors = BTreeSet::new();
-    for file in changed.iter().filter(|f| f.starts_with("vectors/") && f.ends_with(".json")) {
-        let now = std::fs::read_to_string(root.join(file)).map(|t| definitions(file, &t)).unwrap_or_default();
-        let before = git(root, &["show", &format!("{base}:{file}")]).map(|t| definitions(file, &t)).unwrap_or_default();
+    for file in changed
+        .iter()
+        .filter(|f| f.starts_with("vectors/") && f.ends_with(".json"))
+    {
+        let now = std::fs::read_to_string(root.join(file))
+            .map(|t| definitions(file, &t))
+            .unwrap_or_default();
+        let before = git(root, &["show", &format!("{base}:./{file}")])
+            .map(|t| definitions(file, &t))
+            .unwrap_or_default();
         for (name, definition) in &now {
             if before.get(name) != Some(definition) {
                 changed_vectors.insert(name.clone());
             }
         }
     }
+    let mut selected = BTreeSet::new();
     for row in rows {
-        if changed.contains(&row.file)
-            || !old_ids.contains(&row.id)
+        let edited = old_rows
+            .get(&row.id)
+            .is_none_or(|old| !same_definition(old, row));
+        if edited
+            || changed.contains(&row.file)
             || row.caught_by.iter().any(|v| changed_vectors.contains(v))
         {
             selected.insert(row.id.clone());
@@ -81,27 +103,52 @@ pub fn changed_since(root: &Path, base: &str, rows: &[Row]) -> Result<BTreeSet<S
     Ok(selected)
 }
 
+/// Whether two rows make the same change with the same expectations (their source may differ).
+fn same_definition(a: &Row, b: &Row) -> bool {
+    (&a.file, &a.find, &a.replace, &a.caught_by, &a.retired)
+        == (&b.file, &b.find, &b.replace, &b.caught_by, &b.retired)
+}
+
 /// Each vector of a file's text by name, with its input and expectation as compact JSON.
 fn definitions(file: &str, text: &str) -> BTreeMap<String, String> {
     parse_file(Path::new(file), text)
         .map(|vectors| {
             vectors
                 .into_iter()
-                .map(|v| (v.name(), format!("{} {}", v.input.to_compact(), v.expected.to_json().to_compact())))
+                .map(|v| {
+                    (
+                        v.name(),
+                        format!(
+                            "{} {}",
+                            v.input.to_compact(),
+                            v.expected.to_json().to_compact()
+                        ),
+                    )
+                })
                 .collect()
         })
         .unwrap_or_default()
 }
 
 fn git(root: &Path, args: &[&str]) -> Result<String> {
-    let output = Command::new("git").current_dir(root).args(args).output().context("cannot run git")?;
+    let output = Command::new("git")
+        .current_dir(root)
+        .args(args)
+        .output()
+        .context("cannot run git")?;
     if !output.status.success() {
-        bail!("git {} failed: {}", args.join(" "), String::from_utf8_lossy(&output.stderr).trim());
+        bail!(
+            "git {} failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
     }
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
 /// FNV-1a, 64 bits: a hash that is the same on every machine and every run.
 pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, b| (hash ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, b| {
+        (hash ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }

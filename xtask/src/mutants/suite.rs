@@ -55,7 +55,16 @@ pub fn build(
     let mut command = Command::new(env!("CARGO"));
     command
         .current_dir(&scratch.tree)
-        .args(["build", "--profile", "mutants", "--offline", "-p", "vvoc-harness", "--bin", "conform"])
+        .args([
+            "build",
+            "--profile",
+            "mutants",
+            "--offline",
+            "-p",
+            "vvoc-harness",
+            "--bin",
+            "conform",
+        ])
         .arg("--target-dir")
         .arg(&scratch.target)
         .env_remove("CARGO_TARGET_DIR")
@@ -71,11 +80,19 @@ pub fn build(
 }
 
 /// Runs the built suite over the copy's vectors; `mutant` selects a switched mutant.
-pub fn run(scratch: &Scratch, report: &Path, limit: Duration, mutant: Option<u32>) -> Result<Step<SuiteResult>> {
+pub fn run(
+    scratch: &Scratch,
+    report: &Path,
+    limit: Duration,
+    mutant: Option<u32>,
+) -> Result<Step<SuiteResult>> {
     let conform = scratch.target.join("mutants").join("conform");
     let _ = std::fs::remove_dir_all(report);
     let mut command = Command::new(&conform);
-    command.current_dir(&scratch.tree).args(["run", "--vectors", "vectors", "--report"]).arg(report);
+    command
+        .current_dir(&scratch.tree)
+        .args(["run", "--vectors", "vectors", "--report"])
+        .arg(report);
     match mutant {
         Some(id) => command.env(super::switch::ENV, id.to_string()),
         None => command.env_remove(super::switch::ENV),
@@ -84,8 +101,9 @@ pub fn run(scratch: &Scratch, report: &Path, limit: Duration, mutant: Option<u32
         Step::TimedOut => Ok(Step::TimedOut),
         Step::Done((_, log)) => {
             let path = report.join("conformance.json");
-            let text = std::fs::read_to_string(&path)
-                .with_context(|| format!("the suite wrote no report ({}):\n{log}", path.display()))?;
+            let text = std::fs::read_to_string(&path).with_context(|| {
+                format!("the suite wrote no report ({}):\n{log}", path.display())
+            })?;
             Ok(Step::Done(parse_report(&text)?))
         }
     }
@@ -95,10 +113,13 @@ pub fn run(scratch: &Scratch, report: &Path, limit: Duration, mutant: Option<u32
 pub fn parse_report(text: &str) -> Result<SuiteResult> {
     // The report may hold lone surrogates (in paths), which serde_json refuses: read it with the
     // contract's parser, then keep a lossy copy, which is all a report needs.
-    let report =
-        vvoc_reference::Json::parse(text).map_err(|e| anyhow::anyhow!("the suite's report is not JSON: {e}"))?;
+    let report = vvoc_reference::Json::parse(text)
+        .map_err(|e| anyhow::anyhow!("the suite's report is not JSON: {e}"))?;
     let report: Value = vvoc_harness::serde_bridge::to_serde_lossy(&report);
-    let results = report.get("results").and_then(Value::as_array).context("the suite's report has no results")?;
+    let results = report
+        .get("results")
+        .and_then(Value::as_array)
+        .context("the suite's report has no results")?;
     let mut failures = BTreeMap::new();
     for result in results {
         let field = |name: &str| result.get(name).cloned().unwrap_or(Value::Null);
@@ -107,9 +128,19 @@ pub fn parse_report(text: &str) -> Result<SuiteResult> {
         }
         let name = field("vector").as_str().unwrap_or_default().to_owned();
         let what = field("what").as_str().unwrap_or_default().to_owned();
-        failures.insert(name, Failure { expected: field("expected"), received: field("received"), what });
+        failures.insert(
+            name,
+            Failure {
+                expected: field("expected"),
+                received: field("received"),
+                what,
+            },
+        );
     }
-    Ok(SuiteResult { failures, vectors: results.len() })
+    Ok(SuiteResult {
+        failures,
+        vectors: results.len(),
+    })
 }
 
 /// Runs a command with its output captured, killing it after `limit`; whether it succeeded
@@ -118,21 +149,26 @@ fn run_bounded(command: &mut Command, limit: Duration) -> Result<Step<(bool, Str
     let log = tempfile::NamedTempFile::new().context("cannot create a log file")?;
     let out = log.reopen().context("cannot open the log file")?;
     let err = log.reopen().context("cannot open the log file")?;
-    let mut child = command
-        .stdin(Stdio::null())
-        .stdout(Stdio::from(out))
-        .stderr(Stdio::from(err))
-        .spawn()
-        .with_context(|| format!("cannot start {command:?}"))?;
+    // In its own process group, so a timeout also kills what it started (cargo's rustc).
+    let mut child = vvoc_harness::child::spawn(
+        command
+            .stdin(Stdio::null())
+            .stdout(Stdio::from(out))
+            .stderr(Stdio::from(err)),
+    )
+    .with_context(|| format!("cannot start {command:?}"))?;
     let deadline = Instant::now() + limit;
     let mut pause = Duration::from_millis(1);
     let status = loop {
-        if let Some(status) = child.try_wait().context("cannot wait for a child process")? {
+        if let Some(status) = child
+            .try_wait()
+            .context("cannot wait for a child process")?
+        {
+            vvoc_harness::child::reap(&child);
             break Some(status);
         }
         if Instant::now() >= deadline {
-            let _ = child.kill();
-            let _ = child.wait();
+            vvoc_harness::child::kill(&mut child);
             break None;
         }
         std::thread::sleep(pause);
@@ -169,19 +205,29 @@ pub fn build_json(scratch: &Scratch, limit: Duration) -> Result<Step<Vec<Compile
         .arg(&scratch.target)
         .env_remove("CARGO_TARGET_DIR")
         .env_remove("RUSTFLAGS");
-    let Step::Done((success, log)) = run_bounded(&mut command, limit)? else { return Ok(Step::TimedOut) };
+    let Step::Done((success, log)) = run_bounded(&mut command, limit)? else {
+        return Ok(Step::TimedOut);
+    };
     if success {
         return Ok(Step::Done(Vec::new()));
     }
     let mut errors = Vec::new();
     for line in log.lines().filter(|l| l.starts_with('{')) {
-        let Ok(message) = serde_json::from_str::<Value>(line) else { continue };
+        let Ok(message) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
         let diagnostic = &message["message"];
         if message["reason"] != "compiler-message" || diagnostic["level"] != "error" {
             continue;
         }
-        let rendered = diagnostic["rendered"].as_str().unwrap_or_default().to_owned();
-        let spans = diagnostic["spans"].as_array().map(Vec::as_slice).unwrap_or_default();
+        let rendered = diagnostic["rendered"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let spans = diagnostic["spans"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default();
         for span in spans {
             let file = span["file_name"].as_str().unwrap_or_default().to_owned();
             let start = span["byte_start"].as_u64().unwrap_or(0) as usize;
@@ -194,7 +240,18 @@ pub fn build_json(scratch: &Scratch, limit: Duration) -> Result<Step<Vec<Compile
     }
     if errors.is_empty() {
         // A failure without a located error (a linker failure, say) blames no mutant in particular.
-        errors.push((String::new(), 0, 0, log.chars().rev().take(4000).collect::<String>().chars().rev().collect()));
+        errors.push((
+            String::new(),
+            0,
+            0,
+            log.chars()
+                .rev()
+                .take(4000)
+                .collect::<String>()
+                .chars()
+                .rev()
+                .collect(),
+        ));
     }
     Ok(Step::Done(errors))
 }

@@ -75,7 +75,11 @@ pub fn region(text: &str, find: &str, replace: &str) -> Option<Region> {
             let middle = &replace[prefix..replace.len() - suffix];
             let head = text.get(start..changed_start).unwrap_or_default();
             let tail = text.get(changed_end..end).unwrap_or_default();
-            let middle = if start > changed_start || end < changed_end { middle.trim() } else { middle };
+            let middle = if start > changed_start || end < changed_end {
+                middle.trim()
+            } else {
+                middle
+            };
             return Some(Region {
                 start,
                 end,
@@ -103,29 +107,47 @@ pub type Chain = (usize, usize, Vec<(u32, String)>);
 
 /// The regions grouped by exact range, in file order.
 pub fn chains(regions: &[(u32, &Region)]) -> Vec<Chain> {
-    let mut grouped: std::collections::BTreeMap<(usize, usize), Vec<(u32, String)>> = std::collections::BTreeMap::new();
+    let mut grouped: std::collections::BTreeMap<(usize, usize), Vec<(u32, String)>> =
+        std::collections::BTreeMap::new();
     for (id, r) in regions {
-        grouped.entry((r.start, r.end)).or_default().push((*id, r.mutated.clone()));
+        grouped
+            .entry((r.start, r.end))
+            .or_default()
+            .push((*id, r.mutated.clone()));
     }
-    grouped.into_iter().map(|((start, end), switches)| (start, end, switches)).collect()
+    grouped
+        .into_iter()
+        .map(|((start, end), switches)| (start, end, switches))
+        .collect()
 }
 
 /// `{ if on(A) { a } else if on(B) { b } else { original } }`.
 pub fn wrap(original: &str, switches: &[(u32, String)]) -> String {
     let mut out = String::from("{ ");
     for (id, mutated) in switches {
-        out.push_str(&format!("if crate::__vvoc_mutant::on({id}) {{ {mutated} }} else "));
+        out.push_str(&format!(
+            "if crate::__vvoc_mutant::on({id}) {{ {mutated} }} else "
+        ));
     }
     out.push_str(&format!("{{ {original} }} }}"));
     out
 }
 
 fn common_prefix(a: &str, b: &str) -> usize {
-    a.char_indices().zip(b.chars()).find(|((_, x), y)| x != y).map_or(a.len().min(b.len()), |((i, _), _)| i)
+    a.char_indices()
+        .zip(b.chars())
+        .find(|((_, x), y)| x != y)
+        .map_or(a.len().min(b.len()), |((i, _), _)| i)
 }
 
 fn common_suffix(a: &str, b: &str) -> usize {
-    let n = a.chars().rev().zip(b.chars().rev()).take_while(|(x, y)| x == y).map(|(x, _)| x.len_utf8()).sum::<usize>();
+    let n = a
+        .chars()
+        .rev()
+        .zip(b.chars().rev())
+        .take_while(|(x, y)| x == y)
+        .map(|(x, _)| x.len_utf8())
+        .sum::<usize>();
     n.min(a.len()).min(b.len())
 }
 
@@ -135,7 +157,12 @@ fn is_word(c: char) -> bool {
 
 /// Widens a range to whole words, `::` paths, string literals, a call's arguments and a
 /// leading `&`.
-fn widen_to_tokens(text: &str, strings: &[(usize, usize)], mut start: usize, mut end: usize) -> (usize, usize) {
+fn widen_to_tokens(
+    text: &str,
+    strings: &[(usize, usize)],
+    mut start: usize,
+    mut end: usize,
+) -> (usize, usize) {
     loop {
         let before = (start, end);
         for &(s, e) in strings {
@@ -172,7 +199,9 @@ fn widen_to_tokens(text: &str, strings: &[(usize, usize)], mut start: usize, mut
             } else {
                 None
             };
-            if let Some(open) = open.filter(|_| text[..end].chars().next_back().is_some_and(is_word)) {
+            if let Some(open) =
+                open.filter(|_| text[..end].chars().next_back().is_some_and(is_word))
+            {
                 if let Some(close) = matching(text, strings, open) {
                     end = close + 1;
                 }
@@ -189,7 +218,12 @@ fn widen_to_tokens(text: &str, strings: &[(usize, usize)], mut start: usize, mut
 
 /// The smallest range around `start..end` whose brackets are balanced: an opener inside takes
 /// its closer along, a closer inside takes its opener along.
-fn balance(text: &str, strings: &[(usize, usize)], mut start: usize, mut end: usize) -> (usize, usize) {
+fn balance(
+    text: &str,
+    strings: &[(usize, usize)],
+    mut start: usize,
+    mut end: usize,
+) -> (usize, usize) {
     let in_string = |i: usize| strings.iter().any(|&(s, e)| s <= i && i < e);
     loop {
         let mut open: Vec<usize> = Vec::new();
@@ -237,9 +271,13 @@ fn fits(text: &str, start: usize, end: usize) -> bool {
     let prev = text[..start].trim_end().chars().next_back();
     let next = text[end..].trim_start().chars().next();
     let region = text[start..end].trim_end();
-    let statement = (region.ends_with(';') || region.ends_with('}')) && matches!(prev, Some(';' | '{' | '}'));
+    let statement =
+        (region.ends_with(';') || region.ends_with('}')) && matches!(prev, Some(';' | '{' | '}'));
     let before = text[..start].trim_end();
-    let keyword = before.rsplit(|c: char| !is_word(c)).next().unwrap_or_default();
+    let keyword = before
+        .rsplit(|c: char| !is_word(c))
+        .next()
+        .unwrap_or_default();
     // After `if`, `while` or `match` an expression may also be followed by its block (or, for a
     // match guard, by `=>`).
     let condition = matches!(keyword, "if" | "while" | "match") && matches!(next, Some('{' | '='));
@@ -307,7 +345,12 @@ fn balanced(region: &str) -> bool {
 }
 
 /// The innermost bracket group strictly around the range, brackets included.
-fn enclosing_group(text: &str, strings: &[(usize, usize)], start: usize, end: usize) -> Option<(usize, usize)> {
+fn enclosing_group(
+    text: &str,
+    strings: &[(usize, usize)],
+    start: usize,
+    end: usize,
+) -> Option<(usize, usize)> {
     let in_string = |i: usize| strings.iter().any(|&(s, e)| s <= i && i < e);
     let mut depth = 0i32;
     let mut open = None;
@@ -374,7 +417,8 @@ fn string_spans(text: &str) -> Vec<(usize, usize)> {
                 continue;
             }
             b'r' if bytes.get(i + 1) == Some(&b'#')
-                || (bytes.get(i + 1) == Some(&b'"') && (i == 0 || !is_word(bytes[i - 1] as char))) =>
+                || (bytes.get(i + 1) == Some(&b'"')
+                    && (i == 0 || !is_word(bytes[i - 1] as char))) =>
             {
                 let start = i;
                 let mut hashes = 0;
@@ -423,7 +467,8 @@ mod tests {
 
     #[test]
     fn a_changed_number_is_switched_alone() {
-        let text = "let r = Range { min: Some(Limit::Inclusive(1)), max: Some(Limit::Inclusive(20)) };";
+        let text =
+            "let r = Range { min: Some(Limit::Inclusive(1)), max: Some(Limit::Inclusive(20)) };";
         assert_eq!(
             wrapped(text, "Inclusive(20)", "Inclusive(21)").as_deref(),
             Some(
@@ -435,10 +480,19 @@ mod tests {
     #[test]
     fn a_changed_token_is_switched_as_a_whole_word() {
         let text = "    field(\"count\", OPT).of(NONBLANK).describe(\"x\"),";
-        let got = wrapped(text, "field(\"count\", OPT)", "field(\"count\", REQ)").expect("a region");
-        assert!(got.contains("field(\"count\", { if crate::__vvoc_mutant::on(7) { REQ } else { OPT } })"), "{got}");
+        let got =
+            wrapped(text, "field(\"count\", OPT)", "field(\"count\", REQ)").expect("a region");
+        assert!(
+            got.contains(
+                "field(\"count\", { if crate::__vvoc_mutant::on(7) { REQ } else { OPT } })"
+            ),
+            "{got}"
+        );
         let got = wrapped(text, "of(NONBLANK)", "of(ID)").expect("a region");
-        assert!(got.contains(".of({ if crate::__vvoc_mutant::on(7) { ID } else { NONBLANK } })"), "{got}");
+        assert!(
+            got.contains(".of({ if crate::__vvoc_mutant::on(7) { ID } else { NONBLANK } })"),
+            "{got}"
+        );
     }
 
     #[test]
@@ -455,7 +509,12 @@ mod tests {
     fn a_changed_condition_is_switched_alone() {
         let text = "fn f(n: f64) {\n    if n.is_infinite() {\n        g();\n    }\n}\n";
         let got = wrapped(text, "if n.is_infinite() {", "if false {").expect("a region");
-        assert!(got.contains("if { if crate::__vvoc_mutant::on(7) { false } else { n.is_infinite() } } {"), "{got}");
+        assert!(
+            got.contains(
+                "if { if crate::__vvoc_mutant::on(7) { false } else { n.is_infinite() } } {"
+            ),
+            "{got}"
+        );
     }
 
     #[test]
@@ -479,8 +538,12 @@ mod tests {
     #[test]
     fn a_replaced_enum_is_switched_as_the_whole_node() {
         let text = "    field(\"mode\", REQ).of(Node::Enum(&[\"a\", \"b\"])).describe(\"m\"),";
-        let got =
-            wrapped(text, "of(Node::Enum(&[\"a\", \"b\"]))", "of(Node::String(StringKind::Raw))").expect("a region");
+        let got = wrapped(
+            text,
+            "of(Node::Enum(&[\"a\", \"b\"]))",
+            "of(Node::String(StringKind::Raw))",
+        )
+        .expect("a region");
         assert!(got.contains(".of({ if crate::__vvoc_mutant::on(7) { Node::String(StringKind::Raw) } else { Node::Enum(&[\"a\", \"b\"]) } })"), "{got}");
     }
 
@@ -498,7 +561,10 @@ mod tests {
     fn a_deleted_statement_is_switched_as_a_statement() {
         let text = "fn f() {\n    a();\n    out.branch(X, y);\n    b();\n}\n";
         let got = wrapped(text, "    out.branch(X, y);\n", "").expect("a region");
-        assert!(got.contains("{ if crate::__vvoc_mutant::on(7) {  } else { out.branch(X, y); } }"), "{got}");
+        assert!(
+            got.contains("{ if crate::__vvoc_mutant::on(7) {  } else { out.branch(X, y); } }"),
+            "{got}"
+        );
     }
 
     #[test]

@@ -1,0 +1,69 @@
+//! Child processes in their own process groups, so that killing one also kills what it started
+//! (`sh -c`, `cargo` and its `rustc`), and so that an interrupted run leaves nothing behind.
+
+use std::collections::BTreeSet;
+use std::process::{Child, Command};
+use std::sync::Mutex;
+
+/// The process groups of the children alive now.
+static GROUPS: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
+
+/// Starts `command` as the leader of a new process group, remembered until [`kill`] or [`reap`].
+pub fn spawn(command: &mut Command) -> std::io::Result<Child> {
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(command, 0);
+    let child = command.spawn()?;
+    if let Ok(mut groups) = GROUPS.lock() {
+        groups.insert(child.id());
+    }
+    Ok(child)
+}
+
+/// Kills the child's whole process group and waits for the child.
+pub fn kill(child: &mut Child) {
+    kill_group(child.id());
+    let _ = child.kill();
+    let _ = child.wait();
+    forget(child.id());
+}
+
+/// Kills whatever is left of the group of a child that has exited, and forgets it.
+pub fn reap(child: &Child) {
+    kill_group(child.id());
+    forget(child.id());
+}
+
+/// Kills every remembered group, then exits with 130 on SIGINT or SIGTERM (as a shell reports an
+/// interrupted command). Call once, at the start of a program that starts children.
+pub fn kill_children_on_interrupt() {
+    let _ = ctrlc::set_handler(|| {
+        let groups: Vec<u32> = GROUPS
+            .lock()
+            .map(|g| g.iter().copied().collect())
+            .unwrap_or_default();
+        for group in groups {
+            kill_group(group);
+        }
+        std::process::exit(130);
+    });
+}
+
+fn forget(id: u32) {
+    if let Ok(mut groups) = GROUPS.lock() {
+        groups.remove(&id);
+    }
+}
+
+#[cfg(unix)]
+fn kill_group(leader: u32) {
+    if let Ok(pid) = i32::try_from(leader) {
+        // Nothing left in the group (ESRCH) is the usual, harmless answer.
+        let _ = nix::sys::signal::killpg(
+            nix::unistd::Pid::from_raw(pid),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_group(_leader: u32) {}
