@@ -143,7 +143,7 @@ pub fn run(options: &Options) -> Result<u8> {
     let worker_zero = Scratch::sync(&options.root, &base.join("worker-0"))?;
     eprintln!("building the baseline in {}", worker_zero.tree.display());
     let baseline_started = Instant::now();
-    match suite::build(&worker_zero, Duration::from_secs(3600), &[])? {
+    match suite::build(&worker_zero, Duration::from_secs(3600))? {
         Step::Done(Ok(_)) => {}
         Step::Done(Err(failure)) => {
             eprintln!("error: the baseline does not build:\n{}", failure.log);
@@ -548,7 +548,7 @@ fn run_rebuilt(
                                 &options.root,
                                 &base.join(format!("worker-{worker}")),
                             )?;
-                            suite::build(&scratch, limits.build, &[])?;
+                            suite::build(&scratch, limits.build)?;
                             scratch
                         }
                     };
@@ -590,7 +590,7 @@ fn rebuild(
         &original.replacen(&mutant.find, &mutant.replace, 1),
     )?;
     let result = (|| -> Result<MutantResult> {
-        Ok(match suite::build(scratch, limits.build, &[])? {
+        Ok(match suite::build(scratch, limits.build)? {
             Step::TimedOut => MutantResult::TimedOut,
             Step::Done(Err(failure)) => MutantResult::Unviable(failure.log),
             Step::Done(Ok(_)) => match suite::run(scratch, report, limits.run, None)? {

@@ -47,36 +47,31 @@ pub struct BuildFailure {
 }
 
 /// Builds the suite's runner (`conform`) in the copy with the `mutants` profile.
-pub fn build(
-    scratch: &Scratch,
-    limit: Duration,
-    extra_env: &[(&str, &str)],
-) -> Result<Step<Result<String, BuildFailure>>> {
-    let mut command = Command::new(env!("CARGO"));
-    command
-        .current_dir(&scratch.tree)
-        .args([
-            "build",
-            "--profile",
-            "mutants",
-            "--offline",
-            "-p",
-            "vvoc-harness",
-            "--bin",
-            "conform",
-        ])
-        .arg("--target-dir")
-        .arg(&scratch.target)
-        .env_remove("CARGO_TARGET_DIR")
-        .env_remove("RUSTFLAGS");
-    for (key, value) in extra_env {
-        command.env(key, value);
-    }
+pub fn build(scratch: &Scratch, limit: Duration) -> Result<Step<Result<String, BuildFailure>>> {
+    let mut command = cargo_build(scratch, false);
     match run_bounded(&mut command, limit)? {
         Step::TimedOut => Ok(Step::TimedOut),
         Step::Done((true, log)) => Ok(Step::Done(Ok(log))),
         Step::Done((false, log)) => Ok(Step::Done(Err(BuildFailure { log }))),
     }
+}
+
+/// `cargo build` of the suite's runner in a copy, with its own target directory; `json` asks for
+/// the compiler's messages as JSON.
+fn cargo_build(scratch: &Scratch, json: bool) -> Command {
+    let mut command = Command::new(env!("CARGO"));
+    command
+        .current_dir(&scratch.tree)
+        .args(["build", "--profile", "mutants", "--offline"]);
+    if json {
+        command.arg("--message-format=json");
+    }
+    command
+        .args(["-p", "vvoc-harness", "--bin", "conform", "--target-dir"])
+        .arg(&scratch.target)
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("RUSTFLAGS");
+    command
 }
 
 /// Runs the built suite over the copy's vectors; `mutant` selects a switched mutant.
@@ -187,24 +182,7 @@ pub type CompileError = (String, usize, usize, String);
 /// Builds like [`build`], reading the compiler's errors: each as the file and byte range it
 /// points at (empty when the build succeeds).
 pub fn build_json(scratch: &Scratch, limit: Duration) -> Result<Step<Vec<CompileError>>> {
-    let mut command = Command::new(env!("CARGO"));
-    command
-        .current_dir(&scratch.tree)
-        .args([
-            "build",
-            "--profile",
-            "mutants",
-            "--offline",
-            "--message-format=json",
-            "-p",
-            "vvoc-harness",
-            "--bin",
-            "conform",
-        ])
-        .arg("--target-dir")
-        .arg(&scratch.target)
-        .env_remove("CARGO_TARGET_DIR")
-        .env_remove("RUSTFLAGS");
+    let mut command = cargo_build(scratch, true);
     let Step::Done((success, log)) = run_bounded(&mut command, limit)? else {
         return Ok(Step::TimedOut);
     };
