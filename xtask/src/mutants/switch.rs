@@ -291,10 +291,25 @@ fn fits(text: &str, start: usize, end: usize) -> bool {
 
 /// Whether a text has a comma outside brackets and strings (a list, not one expression).
 fn top_level_comma(region: &str) -> bool {
-    let mut depth = 0i32;
-    let mut in_string = false;
-    let mut escaped = false;
-    for c in region.chars() {
+    outside_strings(region).any(|(depth, c)| c == ',' && depth == 0)
+}
+
+/// Whether every bracket of a text outside its strings is closed, and never closed too early.
+fn balanced(region: &str) -> bool {
+    let mut last = 0;
+    for (depth, _) in outside_strings(region) {
+        if depth < 0 {
+            return false;
+        }
+        last = depth;
+    }
+    last == 0 && !ends_in_a_string(region)
+}
+
+/// The characters of a text outside string literals, each with the bracket depth after it.
+fn outside_strings(region: &str) -> impl Iterator<Item = (i32, char)> + '_ {
+    let (mut depth, mut in_string, mut escaped) = (0i32, false, false);
+    region.chars().filter_map(move |c| {
         if in_string {
             match (escaped, c) {
                 (true, _) => escaped = false,
@@ -302,46 +317,30 @@ fn top_level_comma(region: &str) -> bool {
                 (false, '"') => in_string = false,
                 _ => {}
             }
-            continue;
+            return None;
         }
         match c {
             '"' => in_string = true,
             '(' | '[' | '{' => depth += 1,
             ')' | ']' | '}' => depth -= 1,
-            ',' if depth == 0 => return true,
             _ => {}
         }
-    }
-    false
+        Some((depth, c))
+    })
 }
 
-fn balanced(region: &str) -> bool {
-    let mut depth = 0i32;
-    let mut in_string = false;
-    let mut escaped = false;
+/// Whether a text ends inside a string literal.
+fn ends_in_a_string(region: &str) -> bool {
+    let (mut in_string, mut escaped) = (false, false);
     for c in region.chars() {
-        if in_string {
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' => in_string = true,
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => {
-                depth -= 1;
-                if depth < 0 {
-                    return false;
-                }
-            }
+        match (in_string, escaped, c) {
+            (true, true, _) => escaped = false,
+            (true, false, '\\') => escaped = true,
+            (_, false, '"') => in_string = !in_string,
             _ => {}
         }
     }
-    depth == 0 && !in_string
+    in_string
 }
 
 /// The innermost bracket group strictly around the range, brackets included.
