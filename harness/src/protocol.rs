@@ -140,6 +140,15 @@ pub fn parse_result(line: &str) -> Result<(u64, Answer), String> {
     Ok((seq, answer))
 }
 
+/// A message's `type` (empty when it has none).
+pub fn message_type(message: &Object) -> String {
+    message
+        .get("type")
+        .and_then(Json::as_string)
+        .map(|t| t.to_string())
+        .unwrap_or_default()
+}
+
 fn message(line: &str) -> Result<Object, String> {
     let json = Json::parse(line).map_err(|e| format!("not JSON ({e}): {}", preview(line)))?;
     match json {

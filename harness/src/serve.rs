@@ -4,7 +4,7 @@ use std::io::{BufRead, Write};
 
 use vvoc_reference::{Issue, Json, Object, Tool, Verdict, validate_json};
 
-use crate::protocol::PROTOCOL;
+use crate::protocol::{PROTOCOL, message_type};
 
 /// Answers every message of `input` on `output` until `bye` or the end of the input.
 ///
@@ -45,11 +45,7 @@ pub fn serve(mut input: impl BufRead, mut output: impl Write) -> std::io::Result
                 continue;
             }
         };
-        let kind = message
-            .get("type")
-            .and_then(Json::as_string)
-            .map(|t| t.to_string())
-            .unwrap_or_default();
+        let kind = message_type(&message);
         let reply = match kind.as_str() {
             "hello" => hello(),
             "check" => check(&message),

@@ -58,6 +58,15 @@ fn run(dir: &Path, peer_args: &str, extra: &[&str]) -> Output {
     output
 }
 
+/// Asserts that the run's output mentions `words`, showing the whole output when it does not.
+fn says(output: &Output, words: &str) {
+    let all = text(output);
+    assert!(
+        all.contains(words),
+        "expected the output to say {words:?}:\n{all}"
+    );
+}
+
 fn text(output: &Output) -> String {
     format!(
         "{}{}",
@@ -157,10 +166,9 @@ fn wrong_messages_fail_at_exact_and_pass_at_issues() {
     assert_eq!(total(&output, "fail"), 1, "{}", text(&output));
     let output = run(dir.path(), "--all wrong-issues", &["--level", "issues"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
-    assert!(
-        text(&output).contains("passing by level: verdict 2/2, first 2/2, issues 2/2, exact 1/2"),
-        "{}",
-        text(&output)
+    says(
+        &output,
+        "passing by level: verdict 2/2, first 2/2, issues 2/2, exact 1/2",
     );
 }
 
@@ -268,11 +276,7 @@ fn a_peer_that_exits_during_the_hello_is_unusable() {
     let dir = folder(&[]);
     let output = run(dir.path(), "--hello exit", &[]);
     assert_eq!(output.status.code(), Some(3), "{}", text(&output));
-    assert!(
-        text(&output).contains("the peer exited during the hello"),
-        "{}",
-        text(&output)
-    );
+    says(&output, "the peer exited during the hello");
     assert!(
         text(&output).contains("fake-peer: exiting during the hello"),
         "its stderr is shown: {}",
@@ -285,11 +289,7 @@ fn a_bad_hello_makes_the_peer_unusable() {
     let dir = folder(&[]);
     let output = run(dir.path(), "--hello bad", &[]);
     assert_eq!(output.status.code(), Some(3), "{}", text(&output));
-    assert!(
-        text(&output).contains("the peer speaks protocol 2"),
-        "{}",
-        text(&output)
-    );
+    says(&output, "the peer speaks protocol 2");
 }
 
 #[test]
@@ -306,11 +306,7 @@ fn a_peer_that_cannot_start_is_unusable() {
         .output()
         .expect("conform runs");
     assert_eq!(output.status.code(), Some(3), "{}", text(&output));
-    assert!(
-        text(&output).contains("cannot start the peer `/no/such/peer --flag`"),
-        "{}",
-        text(&output)
-    );
+    says(&output, "cannot start the peer `/no/such/peer --flag`");
 }
 
 #[test]
@@ -318,11 +314,7 @@ fn too_many_restarts_make_the_peer_unusable() {
     let dir = folder(&["crash", "hang", "garbage"]);
     let output = run(dir.path(), "", &["--max-restarts", "1"]);
     assert_eq!(output.status.code(), Some(3), "{}", text(&output));
-    assert!(
-        text(&output).contains("the peer failed 2 times"),
-        "{}",
-        text(&output)
-    );
+    says(&output, "the peer failed 2 times");
 }
 
 #[test]
@@ -344,12 +336,9 @@ fn tools_missing_from_the_hello_are_unsupported_not_failures() {
     // A peer that implements none of the selected tools checked nothing: that is no success.
     let output = run(dir.path(), "--tools web_fetch", &["--tool", "web_search"]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output));
-    assert!(
-        text(&output).contains(
-            "the peer implements none of the selected tools (its hello lists: web_fetch)"
-        ),
-        "{}",
-        text(&output)
+    says(
+        &output,
+        "the peer implements none of the selected tools (its hello lists: web_fetch)",
     );
 }
 
@@ -358,11 +347,7 @@ fn a_hello_naming_an_unknown_tool_is_a_bad_hello() {
     let dir = folder(&[]);
     let output = run(dir.path(), "--tools web-search", &[]);
     assert_eq!(output.status.code(), Some(3), "{}", text(&output));
-    assert!(
-        text(&output).contains("\"tools\" names an unknown tool \"web-search\""),
-        "{}",
-        text(&output)
-    );
+    says(&output, "\"tools\" names an unknown tool \"web-search\"");
 }
 
 #[test]

@@ -12,6 +12,7 @@
 use std::io::BufRead as _;
 use std::time::Duration;
 
+use vvoc_harness::protocol::message_type;
 use vvoc_reference::{Issue, Json, Object, Tool, Verdict, validate_json};
 
 fn main() {
@@ -37,11 +38,7 @@ fn main() {
         let Ok(Json::Object(message)) = Json::parse(&line) else {
             continue;
         };
-        let kind = message
-            .get("type")
-            .and_then(Json::as_string)
-            .map(|t| t.to_string())
-            .unwrap_or_default();
+        let kind = message_type(&message);
         match kind.as_str() {
             "hello" => match hello.as_str() {
                 "bad" => send(&mut out, r#"{"type":"hello","protocol":2}"#),
