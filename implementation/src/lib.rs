@@ -7,6 +7,7 @@
 pub mod catalog;
 mod collector;
 pub mod document;
+pub mod exec;
 pub mod inventory;
 pub mod issue;
 pub mod js_string;

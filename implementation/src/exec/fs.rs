@@ -1,0 +1,1 @@
+//! File-system access of the editors, with the runtime's error texts.
