@@ -1,6 +1,7 @@
 //! `hashline_edit`: edits addressed by anchored line references (`execution.md` §1).
 
 pub mod anchors;
+mod canonical;
 
 use crate::js_string::JsString;
 use crate::json::Object;
