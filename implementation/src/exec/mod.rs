@@ -7,6 +7,7 @@
 mod editor;
 mod fs;
 mod hashline;
+mod listing;
 mod text;
 
 use std::collections::BTreeMap;
@@ -82,7 +83,11 @@ pub fn executes(tool: Tool) -> bool {
 pub fn execute(tool: Tool, input: &Json, session: &mut Session) -> Result<Outcome, NotExecuted> {
     let accepted = match crate::validate_json(tool, input) {
         Verdict::Accept(Json::Object(object)) => object,
-        Verdict::Accept(_) => return Ok(Outcome::Output(JsString::from("Error: the validator accepted a non-object"))),
+        Verdict::Accept(_) => {
+            return Ok(Outcome::Output(JsString::from(
+                "Error: the validator accepted a non-object",
+            )));
+        }
         Verdict::Reject(issues) => {
             let mut text = JsString::from("Error: ");
             text.push_units(one_line(&issues).units());
@@ -102,9 +107,23 @@ pub fn execute(tool: Tool, input: &Json, session: &mut Session) -> Result<Outcom
     })
 }
 
-/// A file's modification time and size, as the editor's freshness check compares them.
+/// A file's modification time and size, as the editor's freshness check compares them (§2.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Snapshot {
     modified: Option<SystemTime>,
     size: u64,
+}
+
+impl Snapshot {
+    /// The snapshot of a status: the size counts only for a regular file.
+    fn of(metadata: &std::fs::Metadata) -> Snapshot {
+        Snapshot {
+            modified: metadata.modified().ok(),
+            size: if metadata.is_file() {
+                metadata.len()
+            } else {
+                0
+            },
+        }
+    }
 }

@@ -42,7 +42,10 @@ pub(super) fn join_lf<T: AsRef<[u16]>>(parts: &[T]) -> Vec<u16> {
 
 /// `units` without trailing members of the whitespace set.
 pub(super) fn trim_end(units: &[u16]) -> &[u16] {
-    let end = units.iter().rposition(|&u| !is_trim_unit(u)).map_or(0, |i| i + 1);
+    let end = units
+        .iter()
+        .rposition(|&u| !is_trim_unit(u))
+        .map_or(0, |i| i + 1);
     &units[..end]
 }
 

@@ -33,7 +33,10 @@ impl fmt::Display for AnchorsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AnchorsError::Missing(path) => {
-                write!(f, "{path}: no such file; an anchored view needs an existing file")
+                write!(
+                    f,
+                    "{path}: no such file; an anchored view needs an existing file"
+                )
             }
             AnchorsError::Directory(path) => {
                 write!(f, "{path}: is a directory; an anchored view needs a file")
@@ -169,7 +172,11 @@ mod tests {
         let (p, l, x) = (previous.map(u), u(line), next.map(u));
         let hash = line_hash(n, &l);
         let anchor = anchor_hash(n, p.as_deref(), &l, x.as_deref());
-        format!("{}#{}", String::from_utf8_lossy(&hash), String::from_utf8_lossy(&anchor))
+        format!(
+            "{}#{}",
+            String::from_utf8_lossy(&hash),
+            String::from_utf8_lossy(&anchor)
+        )
     }
 
     #[test]
@@ -181,11 +188,18 @@ mod tests {
 
     #[test]
     fn hashes_match_the_function_table_of_the_spec() {
-        let rows: &[(usize, Option<&str>, &str, Option<&str>, &str)] = &[
+        type Row<'a> = (usize, Option<&'a str>, &'a str, Option<&'a str>, &'a str);
+        let rows: &[Row<'_>] = &[
             (1, None, "const x = 1;", Some("const y = 2;"), "BP#RQ"),
             (1, None, "const x = 1;   ", Some("const y = 2;"), "BP#RQ"),
             (1, None, "const x = 1;\r", Some("const y = 2;"), "BP#RQ"),
-            (1, None, "const x = 1;\t\u{a0}\u{3000}", Some("const y = 2;"), "BP#RQ"),
+            (
+                1,
+                None,
+                "const x = 1;\t\u{a0}\u{3000}",
+                Some("const y = 2;"),
+                "BP#RQ",
+            ),
             (2, Some("const x = 1;"), "const y = 2;", None, "NX#HP"),
             (2, Some("const x = 1;"), "const y = 2;", Some(""), "NX#HP"),
             (1, None, "x", None, "YT#HX"),
@@ -220,21 +234,34 @@ mod tests {
             })
             .count();
         assert_eq!(count, 147_596, "code points in L or N (Unicode 17.0)");
-        assert!(has_letter_or_digit(&u("\u{10940}")), "U+10940 is a letter in 17.0");
+        assert!(
+            has_letter_or_digit(&u("\u{10940}")),
+            "U+10940 is a letter in 17.0"
+        );
     }
 
     #[test]
     fn the_view_of_a_crlf_file_with_a_bom_hashes_its_canonical_lines() {
         let view = anchors_of_text(&u("\u{feff}alpha\r\nbeta\r\ngamma\r\n"));
-        assert_eq!(view.to_string_lossy(), "1#JN#NJ|alpha\n2#NK#JK|beta\n3#WB#ZT|gamma\n4#RW#PT|");
+        assert_eq!(
+            view.to_string_lossy(),
+            "1#JN#NJ|alpha\n2#NK#JK|beta\n3#WB#ZT|gamma\n4#RW#PT|"
+        );
         assert_eq!(anchors_of_text(&[]).to_string_lossy(), "1#KM#VK|");
-        assert_eq!(anchors_of_text(&u("\u{feff}")).to_string_lossy(), "1#KM#VK|");
+        assert_eq!(
+            anchors_of_text(&u("\u{feff}")).to_string_lossy(),
+            "1#KM#VK|"
+        );
     }
 
     #[test]
     fn a_line_separator_stops_anchoring_from_its_row_on() {
         let view = anchors_of_text(&u("a\nb\u{2028}c\nd"));
-        let rows: Vec<String> = view.to_string_lossy().split('\n').map(str::to_owned).collect();
+        let rows: Vec<String> = view
+            .to_string_lossy()
+            .split('\n')
+            .map(str::to_owned)
+            .collect();
         assert!(rows[0].starts_with("1#"), "{rows:?}");
         assert_eq!(rows[1], "2: b\u{2028}c");
         assert_eq!(rows[2], "3: d");
