@@ -29,7 +29,7 @@ fn rules_by_vector() -> BTreeMap<String, Vec<RuleId>> {
 
 #[test]
 fn every_issue_of_every_vector_names_an_inventory_rule() {
-    let known: BTreeSet<RuleId> = inventory().into_iter().collect();
+    let known: BTreeSet<RuleId> = inventory().into_iter().filter(|r| !r.is_exec()).collect();
     let mut strays = Vec::new();
     for (vector, rules) in rules_by_vector() {
         for rule in rules.into_iter().filter(|r| !known.contains(r)) {
@@ -44,11 +44,11 @@ fn every_issue_of_every_vector_names_an_inventory_rule() {
 }
 
 #[test]
-fn every_inventory_rule_is_produced_by_a_reject_vector() {
+fn every_input_rule_of_the_inventory_is_produced_by_a_reject_vector() {
     let fired: BTreeSet<RuleId> = rules_by_vector().into_values().flatten().collect();
     let missing: Vec<String> = inventory()
         .into_iter()
-        .filter(|r| !fired.contains(r))
+        .filter(|r| !r.is_exec() && !fired.contains(r))
         .map(|r| r.to_string())
         .collect();
     assert!(

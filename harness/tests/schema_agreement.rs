@@ -137,6 +137,8 @@ fn schemas_and_validators_disagree_only_where_a_schema_cannot_express_the_contra
 fn refusal_class(tool: Tool, input: &Json, rule: &RuleId, path: &str) -> Option<Class> {
     match rule {
         RuleId::Branch { .. } => Some(Class::BranchRule),
+        // Validation never names a rule of execution.
+        RuleId::Exec { .. } => None,
         RuleId::Structural {
             check: Check::MinLength | Check::MaxLength,
             pattern,

@@ -2,7 +2,7 @@
 //!
 //! Structural rules come from walking the catalog (one per check a node makes, at its field
 //! pattern); branch rules come from each tool's rule files. Every issue `validate_traced` reports
-//! names one of these rules.
+//! names one of these rules. Rules of execution (`execution.md`) close each editor's list.
 
 use crate::catalog::{Field, Node, StringKind, Tool};
 use crate::rule::{Check, RuleId};
@@ -29,6 +29,15 @@ pub fn tool_inventory(tool: Tool) -> Vec<RuleId> {
         crate::rules::names(tool)
             .into_iter()
             .map(|name| RuleId::Branch { tool, name }),
+    );
+    rules.extend(
+        crate::exec::exec_rules()
+            .into_iter()
+            .filter(|rule| rule.tool == tool)
+            .map(|rule| RuleId::Exec {
+                tool,
+                name: rule.name.to_owned(),
+            }),
     );
     rules
 }

@@ -23,6 +23,20 @@ pub enum RuleId {
         /// The rule's name within its tool.
         name: String,
     },
+    /// A rule of what a valid call does (`execution.md`), pinned by scenarios.
+    Exec {
+        /// The tool.
+        tool: Tool,
+        /// The rule's name within its tool.
+        name: String,
+    },
+}
+
+impl RuleId {
+    /// Whether the rule is one of execution, pinned by scenarios rather than reject vectors.
+    pub fn is_exec(&self) -> bool {
+        matches!(self, RuleId::Exec { .. })
+    }
 }
 
 /// The checks of the structural phase (§2.1).
@@ -100,6 +114,7 @@ impl fmt::Display for RuleId {
                 check,
             } => write!(f, "{tool}:{pattern}:{}", check.name()),
             RuleId::Branch { tool, name } => write!(f, "{tool}:branch:{name}"),
+            RuleId::Exec { tool, name } => write!(f, "{tool}:exec:{name}"),
         }
     }
 }

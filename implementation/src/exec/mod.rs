@@ -8,6 +8,7 @@ mod editor;
 mod fs;
 mod hashline;
 mod listing;
+mod rules;
 mod text;
 
 use std::collections::BTreeMap;
@@ -20,6 +21,7 @@ use crate::js_string::JsString;
 use crate::json::Json;
 
 pub use hashline::anchors::{AnchorsError, anchor_hash, anchors, anchors_of_text, line_hash};
+pub use rules::{ExecRule, exec_rules};
 
 /// What one call of an editor did: a returned text, or a raised error's message.
 #[derive(Clone, Debug, PartialEq, Eq)]
