@@ -1,6 +1,7 @@
 //! The vvoc conformance harness: loads the contract vectors, runs them against the in-process
 //! reference or a peer process, compares at a chosen level, and reports.
 
+pub mod base64;
 pub mod child;
 pub mod compare;
 pub mod integrity;
@@ -13,8 +14,13 @@ pub mod peer_run;
 pub mod protocol;
 pub mod report;
 pub mod run;
+pub mod scenario_load;
+pub mod scenario_paths;
+pub mod scenarios;
 pub mod serde_bridge;
 pub mod serve;
+pub mod suite;
+pub mod tree;
 pub mod vectors;
 
 pub use compare::Level;

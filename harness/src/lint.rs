@@ -1,4 +1,5 @@
-//! `conform lint`: every file of a folder checked against its JSON Schema.
+//! `conform lint`: every file of a folder checked against its JSON Schema (vector files, scenario
+//! files, mutation-row files).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -34,13 +35,66 @@ impl fmt::Display for Violation {
 /// Checks every `*.json` file under `dir` against `schema`; how many files were checked, or why
 /// the folder cannot be checked at all.
 pub fn lint_folder(dir: &Path, schema: &Value) -> Result<(usize, Vec<Violation>), LoadError> {
-    let validator = jsonschema::validator_for(schema).map_err(|e| LoadError::Folder {
+    let validator = compile(dir, schema)?;
+    let files = json_files(dir)?;
+    let violations = check_files(&files, |_| Ok(&validator))?;
+    Ok((files.len(), violations))
+}
+
+/// How many vector files and scenario files a vectors folder holds, and their violations.
+#[derive(Debug)]
+pub struct SuiteLint {
+    /// Files checked against the vector-file schema.
+    pub vector_files: usize,
+    /// Files checked against the scenario-file schema.
+    pub scenario_files: usize,
+    /// What breaks the schemas.
+    pub violations: Vec<Violation>,
+}
+
+/// Checks every file of a vectors folder: a file with `scenarios` against the scenario-file schema,
+/// any other against the vector-file schema; a file with both is a violation of its own.
+pub fn lint_vectors_folder(dir: &Path) -> Result<SuiteLint, LoadError> {
+    let vectors = compile(dir, &crate::meta_schema::vector_file())?;
+    let scenarios = compile(dir, &crate::meta_schema::scenario_file())?;
+    let files = json_files(dir)?;
+    let mut counts = (0, 0);
+    let violations = check_files(&files, |json| {
+        let top = json.as_object();
+        let has = |name: &str| top.is_some_and(|o| o.contains(name));
+        match (has("scenarios"), has("vectors")) {
+            (true, true) => Err("a file holds \"vectors\" or \"scenarios\", never both".to_owned()),
+            (true, false) => {
+                counts.1 += 1;
+                Ok(&scenarios)
+            }
+            (false, _) => {
+                counts.0 += 1;
+                Ok(&vectors)
+            }
+        }
+    })?;
+    Ok(SuiteLint {
+        vector_files: counts.0,
+        scenario_files: counts.1,
+        violations,
+    })
+}
+
+fn compile(dir: &Path, schema: &Value) -> Result<jsonschema::Validator, LoadError> {
+    jsonschema::validator_for(schema).map_err(|e| LoadError::Folder {
         dir: dir.to_owned(),
         reason: format!("the project's own schema is invalid: {e}"),
-    })?;
-    let files = json_files(dir)?;
+    })
+}
+
+/// The violations of each file, against the validator `choose` picks for its content.
+fn check_files<'v>(
+    files: &[PathBuf],
+    mut choose: impl FnMut(&Json) -> Result<&'v jsonschema::Validator, String>,
+) -> Result<Vec<Violation>, LoadError> {
     let mut violations = Vec::new();
-    for file in &files {
+    for file in files {
         let text = std::fs::read_to_string(file).map_err(|e| LoadError::Read {
             file: file.clone(),
             reason: e.to_string(),
@@ -59,6 +113,17 @@ pub fn lint_folder(dir: &Path, schema: &Value) -> Result<(usize, Vec<Violation>)
                 continue;
             }
         };
+        let validator = match choose(&json) {
+            Ok(validator) => validator,
+            Err(message) => {
+                violations.push(Violation {
+                    file: file.clone(),
+                    pointer: String::new(),
+                    message,
+                });
+                continue;
+            }
+        };
         let instance = to_serde_lossy(&json);
         for error in validator.iter_errors(&instance) {
             violations.push(Violation {
@@ -68,5 +133,5 @@ pub fn lint_folder(dir: &Path, schema: &Value) -> Result<(usize, Vec<Violation>)
             });
         }
     }
-    Ok((files.len(), violations))
+    Ok(violations)
 }

@@ -46,6 +46,115 @@ pub fn vector_file() -> Value {
     })
 }
 
+/// A clean relative key of `files`, `after` or `write`: not absolute, no empty, `.` or `..`
+/// segment, no NUL, no `{root}`.
+const KEY_PATTERN: &str = r"^(?!/)(?!.*//)(?!(.*/)?\.\.?(/|$))(?!.*\{root\})[^\u0000]+$";
+
+/// The schema of a scenario file (interfaces.md §9.1).
+pub fn scenario_file() -> Value {
+    let tools: Vec<&str> = Tool::ALL
+        .iter()
+        .filter(|t| vvoc_reference::exec::executes(**t))
+        .map(|t| t.id())
+        .collect();
+    let content = json!({
+        "oneOf": [
+            {"description": "UTF-8 text.", "type": "string"},
+            {
+                "description": "Bytes that are not UTF-8, in padded base64.",
+                "type": "object",
+                "properties": {"base64": {"type": "string", "pattern": "^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"}},
+                "required": ["base64"],
+                "additionalProperties": false
+            }
+        ]
+    });
+    let text = json!({"type": "string"});
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "vvoc scenario file",
+        "description": "Scenarios of one editor: what valid calls do in a scratch directory (interfaces.md section 9.1).",
+        "type": "object",
+        "properties": {
+            "tool": {"description": "The editor the scenarios call.", "enum": tools},
+            "scenarios": {"type": "array", "items": {"$ref": "#/$defs/scenario"}}
+        },
+        "required": ["tool", "scenarios"],
+        "additionalProperties": false,
+        "if": {"properties": {"tool": {"const": "str_replace_editor"}}},
+        "then": {"properties": {"scenarios": {"items": {"properties": {"steps": {"items": {"not": {"required": ["anchors"]}}}}}}}},
+        "$defs": {
+            "scenario": {
+                "type": "object",
+                "properties": {
+                    "id": {"description": "Unique within the tool, across vectors and scenarios.", "type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
+                    "note": {"description": "Why the scenario exists.", "type": "string"},
+                    "files": {"description": "The directory before the first step.", "$ref": "#/$defs/tree"},
+                    "steps": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/step"}},
+                    "after": {"description": "The complete directory after the last step; omitted: unchanged.", "$ref": "#/$defs/tree"}
+                },
+                "required": ["id", "files", "steps"],
+                "additionalProperties": false
+            },
+            "key": {
+                "description": "A relative path, /-separated; a trailing / names an empty directory.",
+                "type": "string",
+                "pattern": KEY_PATTERN
+            },
+            "content": content,
+            "tree": {
+                "type": "object",
+                "propertyNames": {"$ref": "#/$defs/key"},
+                "patternProperties": {
+                    "/$": {"description": "An empty directory.", "type": "null"},
+                    "[^/]$": {"$ref": "#/$defs/content"}
+                }
+            },
+            "step": {
+                "oneOf": [
+                    {
+                        "description": "A call that returns a text.",
+                        "type": "object",
+                        "properties": {"call": {"description": "The input; {root} stands for the scenario's directory."}, "output": text},
+                        "required": ["call", "output"],
+                        "additionalProperties": false
+                    },
+                    {
+                        "description": "A call that raises.",
+                        "type": "object",
+                        "properties": {"call": {}, "throws": text},
+                        "required": ["call", "throws"],
+                        "additionalProperties": false
+                    },
+                    {
+                        "description": "The anchored view of a file (hashline_edit only).",
+                        "type": "object",
+                        "properties": {"anchors": {"type": "string", "pattern": "^\\{root\\}(/|$)"}, "output": text},
+                        "required": ["anchors", "output"],
+                        "additionalProperties": false
+                    },
+                    {
+                        "description": "Another program writes files (null deletes; \"dir/\": null creates an empty directory).",
+                        "type": "object",
+                        "properties": {
+                            "write": {
+                                "type": "object",
+                                "propertyNames": {"$ref": "#/$defs/key"},
+                                "patternProperties": {
+                                    "/$": {"type": "null"},
+                                    "[^/]$": {"oneOf": [{"$ref": "#/$defs/content"}, {"type": "null"}]}
+                                }
+                            }
+                        },
+                        "required": ["write"],
+                        "additionalProperties": false
+                    }
+                ]
+            }
+        }
+    })
+}
+
 /// The schema of an issue (interfaces.md §2), in vector files and in protocol answers.
 pub fn issue() -> Value {
     let codes: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();

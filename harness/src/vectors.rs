@@ -1,12 +1,13 @@
 //! Vector files: loading `vectors/**/*.json` in sorted path order, refusing any malformed file
 //! with its path, the vector's index and id, and what is wrong (interfaces.md §3).
 
-use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use vvoc_reference::json::ParseError;
 use vvoc_reference::{Issue, Json, Tool, Verdict};
+
+use crate::scenarios::ScenarioProblem;
 
 /// One vector: an input of a tool and its expected verdict.
 #[derive(Clone, Debug)]
@@ -67,6 +68,13 @@ pub enum LoadError {
         id: Option<String>,
         problem: VectorProblem,
     },
+    /// One scenario is wrong.
+    Scenario {
+        file: PathBuf,
+        index: usize,
+        id: Option<String>,
+        problem: Box<ScenarioProblem>,
+    },
 }
 
 /// What is wrong with a file's top level.
@@ -82,6 +90,14 @@ pub enum FileProblem {
     UnknownTool(String),
     /// `vectors` is absent or not an array.
     MissingVectors,
+    /// Both `vectors` and `scenarios`.
+    BothKinds,
+    /// A member other than `tool` and `scenarios` in a scenario file.
+    UnknownScenarioFileMember(String),
+    /// `scenarios` is not an array.
+    MissingScenarios,
+    /// Scenarios of a tool the reference does not execute.
+    NotExecuted(Tool),
 }
 
 /// What is wrong with one vector.
@@ -97,6 +113,7 @@ pub enum VectorProblem {
     BadId,
     /// `id` is already used by another vector of the tool.
     DuplicateId {
+        first_kind: &'static str,
         first_file: PathBuf,
         first_index: usize,
     },
@@ -154,6 +171,18 @@ impl fmt::Display for LoadError {
                 }
                 write!(f, ": {problem}")
             }
+            LoadError::Scenario {
+                file,
+                index,
+                id,
+                problem,
+            } => {
+                write!(f, "{}: scenario {index}", file.display())?;
+                if let Some(id) = id {
+                    write!(f, " ({id:?})")?;
+                }
+                write!(f, ": {problem}")
+            }
         }
     }
 }
@@ -179,6 +208,20 @@ impl fmt::Display for FileProblem {
                 write!(f, "{}", vvoc_reference::UnknownTool(name.clone()))
             }
             FileProblem::MissingVectors => f.write_str(r#""vectors" must be an array of vectors"#),
+            FileProblem::BothKinds => f.write_str(
+                r#"a file holds "vectors" or "scenarios", never both; put the scenarios in a file of their own"#,
+            ),
+            FileProblem::UnknownScenarioFileMember(name) => write!(
+                f,
+                "unknown member {name:?} at the top level; a scenario file has only \"tool\" and \"scenarios\""
+            ),
+            FileProblem::MissingScenarios => {
+                f.write_str(r#""scenarios" must be an array of scenarios"#)
+            }
+            FileProblem::NotExecuted(tool) => write!(
+                f,
+                "scenarios run only hashline_edit and str_replace_editor; {tool} is not executed (it needs a host)"
+            ),
         }
     }
 }
@@ -196,11 +239,12 @@ impl fmt::Display for VectorProblem {
                 r#""id" must match [a-z0-9][a-z0-9-]* (lowercase letters, digits and dashes)"#,
             ),
             VectorProblem::DuplicateId {
+                first_kind,
                 first_file,
                 first_index,
             } => write!(
                 f,
-                "the id is already used by vector {first_index} of {}; ids are unique within a tool",
+                "the id is already used by {first_kind} {first_index} of {}; ids are unique within a tool",
                 first_file.display()
             ),
             VectorProblem::MissingInput => f.write_str(
@@ -252,100 +296,25 @@ pub fn json_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
     Ok(files)
 }
 
-/// Loads every vector of every folder, in folder order then sorted path order.
+/// Loads every vector of every folder, in folder order then sorted path order (scenario files are
+/// checked as well, and their ids count, but only the vectors are returned).
 pub fn load(dirs: &[PathBuf]) -> Result<Vec<Vector>, LoadError> {
-    let mut vectors = Vec::new();
-    let mut seen: HashMap<(Tool, String), (PathBuf, usize)> = HashMap::new();
-    for dir in dirs {
-        for file in json_files(dir)? {
-            let text = std::fs::read_to_string(&file).map_err(|e| LoadError::Read {
-                file: file.clone(),
-                reason: e.to_string(),
-            })?;
-            let source = file
-                .strip_prefix(dir)
-                .unwrap_or(&file)
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy())
-                .collect::<Vec<_>>()
-                .join("/");
-            for mut vector in parse_file(&file, &text)? {
-                vector.source.clone_from(&source);
-                let key = (vector.tool, vector.id.clone());
-                if let Some((first_file, first_index)) = seen.get(&key) {
-                    return Err(LoadError::Vector {
-                        file: file.clone(),
-                        index: vector.index,
-                        id: Some(vector.id),
-                        problem: VectorProblem::DuplicateId {
-                            first_file: first_file.clone(),
-                            first_index: *first_index,
-                        },
-                    });
-                }
-                seen.insert(key, (file.clone(), vector.index));
-                vectors.push(vector);
-            }
-        }
-    }
-    Ok(vectors)
+    crate::suite::load_suite(dirs).map(|suite| suite.vectors)
 }
 
-/// Parses the text of one vector file.
+/// Parses the text of one vector file (a scenario file gives no vector).
 pub fn parse_file(file: &Path, text: &str) -> Result<Vec<Vector>, LoadError> {
-    let json = Json::parse(text).map_err(|error| LoadError::Json {
-        file: file.to_owned(),
-        error,
-    })?;
-    let file_error = |problem| LoadError::File {
-        file: file.to_owned(),
-        problem,
-    };
-    let top = json
-        .as_object()
-        .ok_or_else(|| file_error(FileProblem::NotObject))?;
-    if let Some((name, _)) = top
-        .iter()
-        .find(|(k, _)| !(k.eq_str("tool") || k.eq_str("vectors")))
-    {
-        return Err(file_error(FileProblem::UnknownMember(name.to_string())));
-    }
-    let tool_name = top
-        .get("tool")
-        .and_then(Json::as_string)
-        .ok_or_else(|| file_error(FileProblem::MissingTool))?;
-    let tool: Tool = tool_name
-        .to_string()
-        .parse()
-        .map_err(|_| file_error(FileProblem::UnknownTool(tool_name.to_string())))?;
-    let items = top
-        .get("vectors")
-        .and_then(Json::as_array)
-        .ok_or_else(|| file_error(FileProblem::MissingVectors))?;
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    let mut vectors = Vec::with_capacity(items.len());
-    for (index, item) in items.iter().enumerate() {
-        let vector = parse_vector(tool, file, index, item)?;
-        if let Some(&first_index) = seen.get(&vector.id) {
-            return Err(LoadError::Vector {
-                file: file.to_owned(),
-                index,
-                id: Some(vector.id),
-                problem: VectorProblem::DuplicateId {
-                    first_file: file.to_owned(),
-                    first_index,
-                },
-            });
-        }
-        seen.insert(vector.id.clone(), index);
-        vectors.push(vector);
-    }
-    Ok(vectors)
+    crate::suite::parse_suite_file(file, text).map(|suite| suite.vectors)
 }
 
 const MEMBERS: [&str; 6] = ["id", "doc", "note", "input", "accept", "reject"];
 
-fn parse_vector(tool: Tool, file: &Path, index: usize, item: &Json) -> Result<Vector, LoadError> {
+pub(crate) fn parse_vector(
+    tool: Tool,
+    file: &Path,
+    index: usize,
+    item: &Json,
+) -> Result<Vector, LoadError> {
     let id = item
         .as_object()
         .and_then(|o| o.get("id"))

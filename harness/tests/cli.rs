@@ -134,11 +134,9 @@ fn list_prints_full_names_and_lint_names_a_bad_file() {
     let dir = default_vectors_dir();
     let output = conform(&["list", "--vectors", dir.to_str().expect("a UTF-8 path")]);
     assert_eq!(output.status.code(), Some(0));
-    let expected: Vec<String> = vvoc_harness::vectors::load(&[dir])
+    let expected: Vec<String> = vvoc_harness::suite::load_suite(&[dir])
         .expect("the vectors load")
-        .iter()
-        .map(|v| v.name())
-        .collect();
+        .names;
     let listed: Vec<String> = stdout(&output).lines().map(str::to_owned).collect();
     assert_eq!(listed, expected);
     assert!(listed.iter().any(|l| l == "web_search:default-count"));

@@ -1,15 +1,14 @@
 //! The project's own files against the shipped JSON Schemas of vector files and mutation rows.
 
 use vvoc_harness::default_vectors_dir;
-use vvoc_harness::lint::lint_folder;
+use vvoc_harness::lint::{lint_folder, lint_vectors_folder};
 use vvoc_harness::meta_schema::{mutation_rows, vector_file};
 
 #[test]
 fn every_vector_file_follows_the_vector_file_schema() {
-    let (files, violations) =
-        lint_folder(&default_vectors_dir(), &vector_file()).expect("the folder is readable");
-    assert!(files > 9, "{files} files");
-    assert!(violations.is_empty(), "{violations:#?}");
+    let lint = lint_vectors_folder(&default_vectors_dir()).expect("the folder is readable");
+    assert!(lint.vector_files > 9, "{} files", lint.vector_files);
+    assert!(lint.violations.is_empty(), "{:#?}", lint.violations);
 }
 
 #[test]
@@ -79,5 +78,72 @@ fn an_empty_folder_is_refused() {
             .to_string()
             .ends_with("the folder holds no *.json file"),
         "{error}"
+    );
+}
+
+#[test]
+fn scenario_files_are_checked_against_the_scenario_file_schema() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let write =
+        |name: &str, text: &str| std::fs::write(dir.path().join(name), text).expect("written");
+    write(
+        "good.json",
+        r#"{"tool": "hashline_edit", "scenarios": [{"id": "ok", "files": {"a.txt": "x", "b": {"base64": "//4A"}, "e/": null},
+            "steps": [{"anchors": "{root}/a.txt", "output": "1#AB#CD|x"}, {"write": {"a.txt": null, "d/": null}},
+                      {"call": {"filePath": "{root}/a.txt"}, "throws": "t"}]}]}"#,
+    );
+    write(
+        "bad-key.json",
+        r#"{"tool": "hashline_edit", "scenarios": [{"id": "k", "files": {"../a": "x"}, "steps": [{"anchors": "{root}/a", "output": ""}]}]}"#,
+    );
+    write(
+        "bad-step.json",
+        r#"{"tool": "str_replace_editor", "scenarios": [{"id": "s", "files": {}, "steps": [{"anchors": "{root}/a", "output": ""}, {"call": {}, "output": "", "throws": ""}]}]}"#,
+    );
+    write(
+        "both.json",
+        r#"{"tool": "hashline_edit", "vectors": [], "scenarios": []}"#,
+    );
+    let lint = lint_vectors_folder(dir.path()).expect("readable");
+    assert_eq!((lint.vector_files, lint.scenario_files), (0, 3));
+    let shown: Vec<String> = lint
+        .violations
+        .iter()
+        .map(|v| {
+            v.to_string()
+                .replace(&format!("{}/", dir.path().display()), "")
+        })
+        .collect();
+    let files: std::collections::BTreeSet<&str> =
+        shown.iter().filter_map(|v| v.split(':').next()).collect();
+    assert_eq!(
+        files.into_iter().collect::<Vec<_>>(),
+        ["bad-key.json", "bad-step.json", "both.json"],
+        "{shown:#?}"
+    );
+    assert!(
+        shown
+            .iter()
+            .any(|v| v.starts_with("bad-key.json: at /scenarios/0/files: ")),
+        "{shown:#?}"
+    );
+    assert!(
+        shown
+            .iter()
+            .any(|v| v.starts_with("bad-step.json: at /scenarios/0/steps/0: ")),
+        "an anchors step of str_replace_editor: {shown:#?}"
+    );
+    assert!(
+        shown
+            .iter()
+            .any(|v| v.starts_with("bad-step.json: at /scenarios/0/steps/1: ")),
+        "output and throws: {shown:#?}"
+    );
+    assert!(
+        shown.contains(
+            &"both.json: at the top level: a file holds \"vectors\" or \"scenarios\", never both"
+                .to_owned()
+        ),
+        "{shown:#?}"
     );
 }

@@ -60,6 +60,7 @@ pub fn outputs(specs: &[&ToolSpec], vectors: &[Vector]) -> Vec<Output> {
     });
     for (name, schema) in [
         ("vector-file", meta_schema::vector_file()),
+        ("scenario-file", meta_schema::scenario_file()),
         ("mutation-rows", meta_schema::mutation_rows()),
     ] {
         outputs.push(Output {

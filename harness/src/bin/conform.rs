@@ -9,14 +9,15 @@ use std::time::Duration;
 use anyhow::{Context as _, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use vvoc_harness::known::KnownFailures;
-use vvoc_harness::lint::lint_folder;
+use vvoc_harness::lint::{lint_folder, lint_vectors_folder};
 use vvoc_harness::meta_schema;
 use vvoc_harness::peer::PeerCommand;
 use vvoc_harness::peer_run::{PeerOptions, PeerRunError, run_peer};
 use vvoc_harness::report::write_reports;
 use vvoc_harness::run::{Selection, run_reference, summary};
 use vvoc_harness::serve::serve;
-use vvoc_harness::vectors::{Vector, load};
+use vvoc_harness::suite::{Suite, load_suite};
+use vvoc_harness::vectors::Vector;
 use vvoc_harness::{Level, default_vectors_dir};
 use vvoc_reference::{Json, Tool, Verdict, one_line, validate_json};
 
@@ -58,9 +59,10 @@ enum Command {
         /// The input as JSON text; read from standard input when absent.
         input: Option<String>,
     },
-    /// List the vector names (`<tool>:<id>`), one per line.
+    /// List the vector and scenario names (`<tool>:<id>`), one per line, in file order.
     List(VectorArgs),
-    /// Check the vector files (and mutation-row files) against their schemas and rules, running nothing.
+    /// Check the vector and scenario files (and mutation-row files) against their schemas and
+    /// rules, running nothing.
     Lint(LintArgs),
 }
 
@@ -151,8 +153,8 @@ fn execute(command: Command) -> Result<u8> {
         }
         Command::Check { tool, input } => check(&tool, input),
         Command::List(args) => {
-            for vector in load_vectors(&args)? {
-                say!("{}", vector.name());
+            for name in load_all(&args)?.names {
+                say!("{name}");
             }
             Ok(OK)
         }
@@ -170,7 +172,7 @@ fn run(args: RunArgs) -> Result<u8> {
         tools,
         filter: args.filter.clone(),
     };
-    let all_vectors = load_vectors(&args.vectors)?;
+    let all_vectors = load_all(&args.vectors)?.vectors;
     let known = match &args.known_failures {
         Some(file) => KnownFailures::read(file, &all_vectors)?,
         None => KnownFailures::default(),
@@ -249,12 +251,17 @@ fn lint(args: &LintArgs) -> Result<u8> {
     let dirs = vector_dirs(&args.vectors);
     let mut violations = Vec::new();
     for dir in &dirs {
-        let (files, found) = lint_folder(dir, &meta_schema::vector_file())?;
+        let found = lint_vectors_folder(dir)?;
+        let scenarios = match found.scenario_files {
+            0 => String::new(),
+            n => format!(", {n} scenario files against the scenario-file schema"),
+        };
         say!(
-            "{}: {files} vector files checked against the vector-file schema",
-            dir.display()
+            "{}: {} vector files checked against the vector-file schema{scenarios}",
+            dir.display(),
+            found.vector_files
         );
-        violations.extend(found);
+        violations.extend(found.violations);
     }
     let mutants = args.mutants.clone().or_else(|| {
         let beside = dirs.first()?.parent().map(|p| p.join("mutants"))?;
@@ -274,9 +281,18 @@ fn lint(args: &LintArgs) -> Result<u8> {
         }
         bail!("{} schema violations", violations.len());
     }
-    let vectors = load(&dirs)?;
-    let files: HashSet<&PathBuf> = vectors.iter().map(|v| &v.file).collect();
-    say!("ok: {} vectors in {} files", vectors.len(), files.len());
+    let suite = load_suite(&dirs)?;
+    let files: HashSet<&PathBuf> = suite.vectors.iter().map(|v| &v.file).collect();
+    let scenario_files: HashSet<&PathBuf> = suite.scenarios.iter().map(|s| &s.file).collect();
+    let scenarios = match scenario_files.len() {
+        0 => String::new(),
+        n => format!(", {} scenarios in {n} files", suite.scenarios.len()),
+    };
+    say!(
+        "ok: {} vectors in {} files{scenarios}",
+        suite.vectors.len(),
+        files.len()
+    );
     Ok(OK)
 }
 
@@ -316,9 +332,9 @@ fn write_out(text: &str) {
     }
 }
 
-/// The vectors of the given folders.
-fn load_vectors(args: &VectorArgs) -> Result<Vec<Vector>> {
-    load(&vector_dirs(args))
+/// The vectors and scenarios of the given folders.
+fn load_all(args: &VectorArgs) -> Result<Suite> {
+    load_suite(&vector_dirs(args))
         .context("cannot load the vectors (choose the folder with --vectors DIR)")
 }
 

@@ -1,0 +1,214 @@
+//! The suite: every vector and scenario of the vectors folders, read file by file in sorted path
+//! order; a file holds vectors or scenarios, and ids are unique per tool across both.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use vvoc_reference::{Json, Object, Tool};
+
+use crate::scenario_load::parse_scenario;
+use crate::scenarios::{Scenario, ScenarioProblem};
+use crate::vectors::{FileProblem, LoadError, Vector, VectorProblem, json_files, parse_vector};
+
+/// Everything the vectors folders hold.
+#[derive(Clone, Debug, Default)]
+pub struct Suite {
+    /// The vectors, in load order.
+    pub vectors: Vec<Vector>,
+    /// The scenarios, in load order.
+    pub scenarios: Vec<Scenario>,
+    /// Every full name (`<tool>:<id>`) in load order, vectors and scenarios mixed as in the files.
+    pub names: Vec<String>,
+    /// How many files held vectors and how many held scenarios.
+    pub files: (usize, usize),
+}
+
+/// Where an id was first used.
+struct First {
+    kind: &'static str,
+    file: PathBuf,
+    index: usize,
+}
+
+/// Loads every vector and scenario of every folder, in folder order then sorted path order.
+pub fn load_suite(dirs: &[PathBuf]) -> Result<Suite, LoadError> {
+    let mut suite = Suite::default();
+    let mut seen: HashMap<(Tool, String), First> = HashMap::new();
+    for dir in dirs {
+        for file in json_files(dir)? {
+            let text = std::fs::read_to_string(&file).map_err(|e| LoadError::Read {
+                file: file.clone(),
+                reason: e.to_string(),
+            })?;
+            let source = file
+                .strip_prefix(dir)
+                .unwrap_or(&file)
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            let part = parse_suite_file(&file, &text)?;
+            suite.files.0 += part.files.0;
+            suite.files.1 += part.files.1;
+            for mut vector in part.vectors {
+                vector.source.clone_from(&source);
+                let key = (vector.tool, vector.id.clone());
+                if let Some(first) = seen.get(&key) {
+                    return Err(duplicate_vector(
+                        &vector.file,
+                        vector.index,
+                        vector.id,
+                        first,
+                    ));
+                }
+                seen.insert(key, first("vector", &file, vector.index));
+                suite.names.push(vector.name());
+                suite.vectors.push(vector);
+            }
+            for mut scenario in part.scenarios {
+                scenario.source.clone_from(&source);
+                let key = (scenario.tool, scenario.id.clone());
+                if let Some(first) = seen.get(&key) {
+                    return Err(duplicate_scenario(
+                        &scenario.file,
+                        scenario.index,
+                        scenario.id,
+                        first,
+                    ));
+                }
+                seen.insert(key, first("scenario", &file, scenario.index));
+                suite.names.push(scenario.name());
+                suite.scenarios.push(scenario);
+            }
+        }
+    }
+    Ok(suite)
+}
+
+fn first(kind: &'static str, file: &Path, index: usize) -> First {
+    First {
+        kind,
+        file: file.to_owned(),
+        index,
+    }
+}
+
+fn duplicate_vector(file: &Path, index: usize, id: String, first: &First) -> LoadError {
+    LoadError::Vector {
+        file: file.to_owned(),
+        index,
+        id: Some(id),
+        problem: VectorProblem::DuplicateId {
+            first_kind: first.kind,
+            first_file: first.file.clone(),
+            first_index: first.index,
+        },
+    }
+}
+
+fn duplicate_scenario(file: &Path, index: usize, id: String, first: &First) -> LoadError {
+    LoadError::Scenario {
+        file: file.to_owned(),
+        index,
+        id: Some(id),
+        problem: Box::new(ScenarioProblem::DuplicateId {
+            first_kind: first.kind,
+            first_file: first.file.clone(),
+            first_index: first.index,
+        }),
+    }
+}
+
+/// Parses the text of one file: a vector file or a scenario file.
+pub fn parse_suite_file(file: &Path, text: &str) -> Result<Suite, LoadError> {
+    let json = Json::parse(text).map_err(|error| LoadError::Json {
+        file: file.to_owned(),
+        error,
+    })?;
+    let file_error = |problem| LoadError::File {
+        file: file.to_owned(),
+        problem,
+    };
+    let top = json
+        .as_object()
+        .ok_or_else(|| file_error(FileProblem::NotObject))?;
+    let scenario_file = top.contains("scenarios");
+    if scenario_file && top.contains("vectors") {
+        return Err(file_error(FileProblem::BothKinds));
+    }
+    let list = if scenario_file {
+        "scenarios"
+    } else {
+        "vectors"
+    };
+    if let Some((name, _)) = top
+        .iter()
+        .find(|(k, _)| !(k.eq_str("tool") || k.eq_str(list)))
+    {
+        let name = name.to_string();
+        return Err(file_error(if scenario_file {
+            FileProblem::UnknownScenarioFileMember(name)
+        } else {
+            FileProblem::UnknownMember(name)
+        }));
+    }
+    let tool_name = top
+        .get("tool")
+        .and_then(Json::as_string)
+        .ok_or_else(|| file_error(FileProblem::MissingTool))?;
+    let tool: Tool = tool_name
+        .to_string()
+        .parse()
+        .map_err(|_| file_error(FileProblem::UnknownTool(tool_name.to_string())))?;
+    let items = top.get(list).and_then(Json::as_array).ok_or_else(|| {
+        file_error(if scenario_file {
+            FileProblem::MissingScenarios
+        } else {
+            FileProblem::MissingVectors
+        })
+    })?;
+    if scenario_file && !vvoc_reference::exec::executes(tool) {
+        return Err(file_error(FileProblem::NotExecuted(tool)));
+    }
+    let mut suite = Suite::default();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for (index, item) in items.iter().enumerate() {
+        let id = if scenario_file {
+            let scenario = parse_scenario(tool, file, index, item)?;
+            let id = scenario.id.clone();
+            if let Some(&first_index) = seen.get(&id) {
+                return Err(duplicate_scenario(
+                    file,
+                    index,
+                    id,
+                    &first("scenario", file, first_index),
+                ));
+            }
+            suite.names.push(scenario.name());
+            suite.scenarios.push(scenario);
+            id
+        } else {
+            let vector = parse_vector(tool, file, index, item)?;
+            let id = vector.id.clone();
+            if let Some(&first_index) = seen.get(&id) {
+                return Err(duplicate_vector(
+                    file,
+                    index,
+                    id,
+                    &first("vector", file, first_index),
+                ));
+            }
+            suite.names.push(vector.name());
+            suite.vectors.push(vector);
+            id
+        };
+        seen.insert(id, index);
+    }
+    suite.files = (usize::from(!scenario_file), usize::from(scenario_file));
+    Ok(suite)
+}
+
+/// Whether a parsed top level is a scenario file (it has `scenarios`).
+pub fn is_scenario_file(top: &Object) -> bool {
+    top.contains("scenarios")
+}
