@@ -1,5 +1,6 @@
 //! Child processes in their own process groups, so that killing one also kills what it started
-//! (`sh -c`, `cargo` and its `rustc`), and so that an interrupted run leaves nothing behind.
+//! (`sh -c`, `cargo` and its `rustc`), and so that an interrupted run leaves nothing behind (no
+//! child, no scenario scratch directory).
 
 use std::collections::BTreeSet;
 use std::process::{Child, Command};
@@ -33,8 +34,9 @@ pub fn reap(child: &Child) {
     forget(child.id());
 }
 
-/// Kills every remembered group, then exits with 130 on SIGINT or SIGTERM (as a shell reports an
-/// interrupted command). Call once, at the start of a program that starts children.
+/// Kills every remembered group and removes every scenario scratch directory, then exits with 130
+/// on SIGINT or SIGTERM (as a shell reports an interrupted command). Call once, at the start of a
+/// program that starts children or runs scenarios.
 pub fn kill_children_on_interrupt() {
     let _ = ctrlc::set_handler(|| {
         let groups: Vec<u32> = GROUPS
@@ -44,6 +46,8 @@ pub fn kill_children_on_interrupt() {
         for group in groups {
             kill_group(group);
         }
+        // With the peers gone, nothing writes into the scenarios' directories any more.
+        crate::scratch::remove_registered();
         std::process::exit(130);
     });
 }
