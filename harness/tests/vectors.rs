@@ -1,44 +1,79 @@
-//! Every vector under `vectors/`, one libtest-mimic trial each (`<tool>:<id>`), run against the
-//! reference implementation and compared exactly.
+//! Every vector and scenario under `vectors/`, one libtest-mimic trial each (`<tool>:<id>`), run
+//! against the reference implementation and compared exactly; scenarios run in scratch
+//! directories under `/tmp`.
 
 use std::process::ExitCode;
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use vvoc_harness::vectors::{Vector, load};
+use vvoc_harness::scenario_compare::{ScenarioLevel, explain, passes};
+use vvoc_harness::scenario_run::play_reference;
+use vvoc_harness::scenarios::Scenario;
+use vvoc_harness::scratch::default_parent;
+use vvoc_harness::suite::load_suite;
+use vvoc_harness::vectors::Vector;
 use vvoc_harness::{Level, compare, default_vectors_dir};
 use vvoc_reference::{Verdict, validate_json};
 
-/// Vectors the reference is known to fail, with the reason. A listed vector that passes fails
-/// its trial, so this list cannot go stale. It is empty: the reference passes every vector.
+/// Vectors and scenarios the reference is known to fail, with the reason. A listed one that passes
+/// fails its trial, so this list cannot go stale. It is empty: the reference passes everything.
 const KNOWN_FAILURES: &[(&str, &str)] = &[];
 
 fn main() -> ExitCode {
+    // An interrupted run removes the scenarios' scratch directories.
+    vvoc_harness::child::kill_children_on_interrupt();
     let args = Arguments::from_args();
-    let vectors = match load(&[default_vectors_dir()]) {
-        Ok(vectors) => vectors,
+    let suite = match load_suite(&[default_vectors_dir()]) {
+        Ok(suite) => suite,
         Err(error) => {
             eprintln!("error: {error}");
             return ExitCode::FAILURE;
         }
     };
     for (name, _) in KNOWN_FAILURES {
-        if !vectors.iter().any(|v| v.name() == *name) {
-            eprintln!("error: KNOWN_FAILURES lists {name}, which is no vector; remove the entry");
+        if !suite.names.iter().any(|n| n == name) {
+            eprintln!(
+                "error: KNOWN_FAILURES lists {name}, which is no vector or scenario; remove the entry"
+            );
             return ExitCode::FAILURE;
         }
     }
-    let trials = vectors
+    let known = |name: &str| {
+        KNOWN_FAILURES
+            .iter()
+            .find(|(listed, _)| *listed == name)
+            .map(|(_, why)| *why)
+    };
+    let mut trials: Vec<Trial> = suite
+        .vectors
         .into_iter()
         .map(|vector| {
-            let known = KNOWN_FAILURES
-                .iter()
-                .find(|(name, _)| *name == vector.name())
-                .map(|(_, why)| *why);
             let (name, kind) = (vector.name(), vector.kind());
+            let known = known(&name);
             Trial::test(name, move || check(&vector, known)).with_kind(kind)
         })
         .collect();
+    trials.extend(suite.scenarios.into_iter().map(|scenario| {
+        let name = scenario.name();
+        let known = known(&name);
+        Trial::test(name, move || check_scenario(&scenario, known)).with_kind("scenario")
+    }));
     libtest_mimic::run(&args, trials).exit_code()
+}
+
+/// Plays one scenario and explains any difference: the step, its input, both texts with a diff,
+/// and the directory file by file.
+fn check_scenario(scenario: &Scenario, known_failure: Option<&str>) -> Result<(), Failed> {
+    let answer = play_reference(scenario, &default_parent());
+    let passed = passes(scenario, &answer, ScenarioLevel::Exact);
+    match (passed, known_failure) {
+        (true, None) | (false, Some(_)) => Ok(()),
+        (true, Some(why)) => Err(format!(
+            "{} now passes but is listed in KNOWN_FAILURES ({why}); remove it from the list in harness/tests/vectors.rs",
+            scenario.name()
+        )
+        .into()),
+        (false, None) => Err(explain(scenario, &answer, ScenarioLevel::Exact).into()),
+    }
 }
 
 /// Runs one vector and explains any difference: input, expected, received and a diff.
