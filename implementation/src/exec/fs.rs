@@ -32,8 +32,23 @@ pub(super) fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     fs::write(path, bytes)
 }
 
+/// Writes `bytes` to `path`, creating missing parent directories when the first open finds none.
+///
+/// Opening first, as upstream's runtime does, makes a path through a regular file fail with
+/// ENOTDIR (creating its parents first would fail with EEXIST), and a path ending in `/` fail
+/// with EISDIR after its missing parents were created.
+pub(super) fn write_creating(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    match write(path, bytes) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            create_parents(path)?;
+            write(path, bytes)
+        }
+        other => other,
+    }
+}
+
 /// Creates the missing parent directories of `path`.
-pub(super) fn create_parents(path: &Path) -> io::Result<()> {
+fn create_parents(path: &Path) -> io::Result<()> {
     match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => fs::create_dir_all(parent),
         Some(_) | None => Ok(()),

@@ -121,14 +121,10 @@ fn write(
         error.extend(". Refusing to overwrite an existing file.".encode_utf16());
         return Err(error);
     }
-    fs::create_parents(path)
-        .and_then(|()| fs::write(path, bytes))
-        .map_err(|e| runtime(&e, "open", file_path))?;
+    fs::write_creating(path, bytes).map_err(|e| runtime(&e, "open", file_path))?;
     if let Some(target) = moved_to {
         let shown: Vec<u16> = target.to_string_lossy().encode_utf16().collect();
-        fs::create_parents(target)
-            .and_then(|()| fs::write(target, bytes))
-            .map_err(|e| runtime(&e, "open", &shown))?;
+        fs::write_creating(target, bytes).map_err(|e| runtime(&e, "open", &shown))?;
         std::fs::remove_file(path).map_err(|e| runtime(&e, "unlink", file_path))?;
     }
     Ok(())
