@@ -1,4 +1,5 @@
-//! Known-failure files: vectors an implementation is known to fail, which must keep failing.
+//! Known-failure files: vectors and scenarios an implementation is known to fail, which must keep
+//! failing.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -9,7 +10,7 @@ use serde_json::{Value, json};
 use crate::compare::describe;
 use crate::outcome::{Answer, Outcome};
 use crate::run::RunResult;
-use crate::vectors::Vector;
+use crate::scenario_compare::{ScenarioLevel, describe as describe_scenario};
 
 /// The entries of a known-failure file.
 #[derive(Clone, Debug, Default)]
@@ -55,7 +56,7 @@ impl fmt::Display for KnownFailuresError {
             }
             KnownFailuresError::UnknownVector { file, vector } => write!(
                 f,
-                "{}: lists {vector:?}, which is no vector of this run; remove the entry (or fix its name)",
+                "{}: lists {vector:?}, which is no vector of this run (nor a scenario); remove the entry (or fix its name)",
                 file.display()
             ),
         }
@@ -65,8 +66,8 @@ impl fmt::Display for KnownFailuresError {
 impl std::error::Error for KnownFailuresError {}
 
 impl KnownFailures {
-    /// Reads a known-failure file, refusing entries that name no vector of `vectors`.
-    pub fn read(file: &Path, vectors: &[Vector]) -> Result<KnownFailures, KnownFailuresError> {
+    /// Reads a known-failure file, refusing entries that name no vector or scenario of `names`.
+    pub fn read(file: &Path, names: &[String]) -> Result<KnownFailures, KnownFailuresError> {
         let read_error = |reason: String| KnownFailuresError::Read {
             file: file.to_owned(),
             reason,
@@ -82,7 +83,7 @@ impl KnownFailures {
             .get("known_failures")
             .and_then(Value::as_array)
             .ok_or_else(|| shape("no \"known_failures\" array"))?;
-        let names: HashSet<String> = vectors.iter().map(Vector::name).collect();
+        let names: HashSet<&str> = names.iter().map(String::as_str).collect();
         let mut entries = Vec::new();
         for (i, entry) in list.iter().enumerate() {
             let field = |name: &str| entry.get(name).and_then(Value::as_str).map(str::to_owned);
@@ -91,7 +92,7 @@ impl KnownFailures {
                     "entry {i} needs string \"vector\" and \"reason\" members"
                 )));
             };
-            if !names.contains(&vector) {
+            if !names.contains(vector.as_str()) {
                 return Err(KnownFailuresError::UnknownVector {
                     file: file.to_owned(),
                     vector,
@@ -129,15 +130,33 @@ impl KnownFailures {
                     Answer::Unsupported => "the tool is not implemented".to_owned(),
                 };
                 (r.vector.name(), reason)
-            })
-            .collect();
-        KnownFailures { entries }
+            });
+        let scenarios = run
+            .scenarios
+            .iter()
+            .filter(|r| r.outcome.fails_run() || r.outcome == Outcome::KnownFail)
+            .filter(|r| r.outcome != Outcome::Fixed)
+            .map(|r| {
+                let level = ScenarioLevel::of(run.level);
+                (
+                    r.scenario.name(),
+                    describe_scenario(&r.scenario, &r.answer, level),
+                )
+            });
+        KnownFailures {
+            entries: entries.chain(scenarios).collect(),
+        }
     }
 
     /// This list with the entries of `older` kept for the vectors the run did not check, so that
     /// writing after a run of a selection (`--tool`, `--filter`) does not lose the rest.
     pub fn keeping(mut self, older: KnownFailures, run: &RunResult) -> KnownFailures {
-        let ran: HashSet<String> = run.records.iter().map(|r| r.vector.name()).collect();
+        let ran: HashSet<String> = run
+            .records
+            .iter()
+            .map(|r| r.vector.name())
+            .chain(run.scenarios.iter().map(|r| r.scenario.name()))
+            .collect();
         let kept: Vec<(String, String)> = older
             .entries
             .into_iter()

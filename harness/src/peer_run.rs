@@ -83,6 +83,8 @@ pub fn run_peer(
             records: Vec::new(),
             elapsed: start.elapsed(),
             stderr_tail: String::new(),
+            scenarios: Vec::new(),
+            scenario_elapsed: Duration::ZERO,
         }),
     };
     let first = Session::start(&options.command, options.hello_timeout(), protocol.clone())
@@ -139,6 +141,8 @@ pub fn run_peer(
         records,
         elapsed: start.elapsed(),
         stderr_tail,
+        scenarios: Vec::new(),
+        scenario_elapsed: Duration::ZERO,
     };
     if let Some(protocol) = &protocol {
         let violations = protocol.runner_violations();

@@ -93,6 +93,7 @@ pub fn parse_hello(line: &str) -> Result<Implementation, String> {
         version: text("version")?,
         language: text("language")?,
         tools,
+        scenarios: Vec::new(),
     })
 }
 

@@ -1,4 +1,5 @@
-//! Run reports (interfaces.md §6): `conformance.json`, `conformance.md` and `junit.xml`.
+//! Run reports (interfaces.md §6): `conformance.json`, `conformance.md` and `junit.xml`; the
+//! scenarios' parts come from `scenario_report`.
 //!
 //! Everything but durations is deterministic: results sorted by vector name, no absolute paths.
 
@@ -11,6 +12,8 @@ use vvoc_reference::{Json, Object, Tool};
 use crate::compare::{describe, strongest_match};
 use crate::outcome::{Answer, Outcome};
 use crate::run::{Record, RunResult};
+
+pub use crate::junit::junit;
 
 /// The version of the `conformance.json` format.
 pub const FORMAT: u32 = 1;
@@ -48,6 +51,18 @@ pub fn json(run: &RunResult) -> Json {
                 .collect(),
         ),
     );
+    if !run.scenarios.is_empty() {
+        implementation.insert(
+            "scenarios",
+            Json::Array(
+                run.implementation
+                    .scenarios
+                    .iter()
+                    .map(|t| Json::str(t))
+                    .collect(),
+            ),
+        );
+    }
     root.insert("implementation", Json::Object(implementation));
     let mut vectors = Object::new();
     vectors.insert("count", count(run.records.len()));
@@ -71,6 +86,9 @@ pub fn json(run: &RunResult) -> Json {
     root.insert("tools", Json::Object(tools));
     let results: Vec<Json> = sorted(run).into_iter().map(result).collect();
     root.insert("results", Json::Array(results));
+    if !run.scenarios.is_empty() {
+        root.insert("scenarios", crate::scenario_report::json(run));
+    }
     root.insert("stderr_tail", Json::str(&run.stderr_tail));
     Json::Object(root)
 }
@@ -92,10 +110,15 @@ pub fn markdown(run: &RunResult) -> String {
         run.records.len(),
         run.level
     );
-    let verdict = if failed == 0 {
-        "PASS".to_owned()
-    } else {
-        format!("FAIL ({failed} vectors failed)")
+    let failed_scenarios = run
+        .scenarios
+        .iter()
+        .filter(|r| r.outcome.fails_run())
+        .count();
+    let verdict = match (failed, failed_scenarios) {
+        (0, 0) => "PASS".to_owned(),
+        (_, 0) => format!("FAIL ({failed} vectors failed)"),
+        (_, n) => format!("FAIL ({failed} vectors and {n} scenarios failed)"),
     };
     let _ = writeln!(out, "- Result: {verdict}");
     let levels: Vec<String> = run
@@ -167,6 +190,9 @@ pub fn markdown(run: &RunResult) -> String {
             );
         }
     }
+    if !run.scenarios.is_empty() {
+        out.push_str(&crate::scenario_report::markdown(run));
+    }
     if !run.stderr_tail.trim().is_empty() {
         let _ = writeln!(
             out,
@@ -174,75 +200,6 @@ pub fn markdown(run: &RunResult) -> String {
             run.stderr_tail.trim_end()
         );
     }
-    out
-}
-
-/// `junit.xml`: one test case per vector, one test suite per tool.
-pub fn junit(run: &RunResult) -> String {
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let count = |records: &[&Record], f: fn(Outcome) -> bool| {
-        records.iter().filter(|r| f(r.outcome)).count()
-    };
-    let failure = |o: Outcome| matches!(o, Outcome::Fail | Outcome::Fixed);
-    let error = |o: Outcome| {
-        matches!(
-            o,
-            Outcome::Error | Outcome::Timeout | Outcome::Crash | Outcome::ProtocolError
-        )
-    };
-    let skipped = |o: Outcome| matches!(o, Outcome::Unsupported | Outcome::KnownFail);
-    let all: Vec<&Record> = run.records.iter().collect();
-    let _ = writeln!(
-        out,
-        "<testsuites name=\"vvoc conformance\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">",
-        all.len(),
-        count(&all, failure),
-        count(&all, error),
-        count(&all, skipped)
-    );
-    for (tool, mut records) in by_tool(run) {
-        records.sort_by_key(|r| r.vector.name());
-        let _ = writeln!(
-            out,
-            "  <testsuite name=\"{tool}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">",
-            records.len(),
-            count(&records, failure),
-            count(&records, error),
-            count(&records, skipped)
-        );
-        for record in records {
-            let _ = write!(
-                out,
-                "    <testcase classname=\"{tool}\" name=\"{}\" time=\"{:.6}\"",
-                xml(&record.vector.name()),
-                record.duration.as_secs_f64()
-            );
-            let message = xml(&what_happened(record));
-            match record.outcome {
-                Outcome::Pass => out.push_str("/>\n"),
-                o if failure(o) => {
-                    let _ = writeln!(
-                        out,
-                        ">\n      <failure message=\"{message}\" type=\"{o}\"/>\n    </testcase>"
-                    );
-                }
-                o if error(o) => {
-                    let _ = writeln!(
-                        out,
-                        ">\n      <error message=\"{message}\" type=\"{o}\"/>\n    </testcase>"
-                    );
-                }
-                _ => {
-                    let _ = writeln!(
-                        out,
-                        ">\n      <skipped message=\"{message}\"/>\n    </testcase>"
-                    );
-                }
-            }
-        }
-        out.push_str("  </testsuite>\n");
-    }
-    out.push_str("</testsuites>\n");
     out
 }
 
@@ -336,19 +293,4 @@ fn sorted(run: &RunResult) -> Vec<&Record> {
 
 fn count(n: usize) -> Json {
     Json::Number(n as f64)
-}
-
-fn xml(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            '&' => "&amp;".to_owned(),
-            '<' => "&lt;".to_owned(),
-            '>' => "&gt;".to_owned(),
-            '"' => "&quot;".to_owned(),
-            '\'' => "&apos;".to_owned(),
-            // XML 1.0 has no way to write the other C0 controls at all.
-            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => "\u{fffd}".to_owned(),
-            c => c.to_string(),
-        })
-        .collect()
 }

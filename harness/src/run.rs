@@ -1,4 +1,5 @@
-//! A conformance run: selected vectors, one answer and outcome each, and the summary a person reads.
+//! A conformance run: selected vectors (and scenarios), one answer and outcome each, and the
+//! summary a person reads.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
@@ -8,6 +9,9 @@ use vvoc_reference::{Tool, validate_json};
 
 use crate::compare::{Level, matches};
 use crate::outcome::{Answer, Outcome, classify};
+use crate::scenario_compare::ScenarioLevel;
+use crate::scenario_records::ScenarioRecord;
+use crate::scenarios::Scenario;
 use crate::vectors::Vector;
 
 /// Which vectors a run takes.
@@ -22,11 +26,20 @@ pub struct Selection {
 impl Selection {
     /// Whether the vector is selected.
     pub fn keeps(&self, vector: &Vector) -> bool {
-        (self.tools.is_empty() || self.tools.contains(&vector.tool))
+        self.keeps_name(vector.tool, &vector.name())
+    }
+
+    /// Whether the scenario is selected.
+    pub fn keeps_scenario(&self, scenario: &Scenario) -> bool {
+        self.keeps_name(scenario.tool, &scenario.name())
+    }
+
+    fn keeps_name(&self, tool: Tool, name: &str) -> bool {
+        (self.tools.is_empty() || self.tools.contains(&tool))
             && self
                 .filter
                 .as_ref()
-                .is_none_or(|f| vector.name().contains(f.as_str()))
+                .is_none_or(|f| name.contains(f.as_str()))
     }
 }
 
@@ -41,6 +54,8 @@ pub struct Implementation {
     pub language: String,
     /// The tools it implements.
     pub tools: Vec<String>,
+    /// The tools it executes (its hello's optional `scenarios`).
+    pub scenarios: Vec<String>,
 }
 
 impl Implementation {
@@ -51,6 +66,11 @@ impl Implementation {
             version: env!("CARGO_PKG_VERSION").to_owned(),
             language: "rust".to_owned(),
             tools: Tool::ALL.iter().map(|t| t.id().to_owned()).collect(),
+            scenarios: Tool::ALL
+                .iter()
+                .filter(|t| vvoc_reference::exec::executes(**t))
+                .map(|t| t.id().to_owned())
+                .collect(),
         }
     }
 }
@@ -110,12 +130,42 @@ pub struct RunResult {
     pub elapsed: Duration,
     /// The last bytes the peer wrote to stderr (empty in process).
     pub stderr_tail: String,
+    /// One record per selected scenario, in scenario order.
+    pub scenarios: Vec<ScenarioRecord>,
+    /// Wall-clock time of the scenarios.
+    pub scenario_elapsed: Duration,
 }
 
 impl RunResult {
-    /// Whether some outcome fails the run.
+    /// Whether some outcome, of a vector or a scenario, fails the run.
     pub fn failed(&self) -> bool {
         self.records.iter().any(|r| r.outcome.fails_run())
+            || self.scenarios.iter().any(|r| r.outcome.fails_run())
+    }
+
+    /// How many scenarios have each outcome.
+    pub fn scenario_totals(&self) -> BTreeMap<Outcome, usize> {
+        let mut totals = BTreeMap::new();
+        for record in &self.scenarios {
+            *totals.entry(record.outcome).or_insert(0) += 1;
+        }
+        totals
+    }
+
+    /// How many scenarios pass at each scenario level.
+    pub fn scenario_level_passes(&self) -> Vec<(ScenarioLevel, usize)> {
+        ScenarioLevel::ALL
+            .iter()
+            .map(|&l| (l, self.scenarios.iter().filter(|r| r.passes_at(l)).count()))
+            .collect()
+    }
+
+    /// How many scenarios were played (unsupported ones never are).
+    pub fn scenario_checks(&self) -> usize {
+        self.scenarios
+            .iter()
+            .filter(|r| r.outcome != Outcome::Unsupported)
+            .count()
     }
 
     /// How many records have each outcome.
@@ -178,6 +228,8 @@ pub fn run_reference(
         records,
         elapsed: start.elapsed(),
         stderr_tail: String::new(),
+        scenarios: Vec::new(),
+        scenario_elapsed: Duration::ZERO,
     }
 }
 
@@ -190,8 +242,20 @@ pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// The plain-text summary: a per-tool table of outcomes, the pass count at every level, and
-/// the throughput.
+/// the throughput; then the same for the scenarios, if any (only those when no vector ran).
 pub fn summary(run: &RunResult) -> String {
+    if run.records.is_empty() && !run.scenarios.is_empty() {
+        return crate::scenario_records::summary(run);
+    }
+    let mut out = vector_summary(run);
+    if !run.scenarios.is_empty() {
+        out.push('\n');
+        out.push_str(&crate::scenario_records::summary(run));
+    }
+    out
+}
+
+fn vector_summary(run: &RunResult) -> String {
     let shown: Vec<Outcome> = Outcome::ALL
         .into_iter()
         .filter(|o| *o == Outcome::Pass || run.totals().contains_key(o))

@@ -4,21 +4,15 @@ use std::collections::HashSet;
 use std::io::Read as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
 use clap::{Args, Parser, Subcommand};
-use vvoc_harness::known::KnownFailures;
 use vvoc_harness::lint::{lint_folder, lint_vectors_folder};
 use vvoc_harness::meta_schema;
-use vvoc_harness::peer::PeerCommand;
-use vvoc_harness::peer_run::{PeerOptions, PeerRunError, run_peer};
-use vvoc_harness::report::write_reports;
-use vvoc_harness::run::{Selection, run_reference, summary};
 use vvoc_harness::serve::serve;
 use vvoc_harness::suite::{Suite, load_suite};
-use vvoc_harness::vectors::Vector;
 use vvoc_harness::{Level, default_vectors_dir};
+use vvoc_reference::exec::{self, Outcome, Session, anchors};
 use vvoc_reference::{Json, Tool, Verdict, one_line, validate_json};
 
 /// Exit code: nothing failed.
@@ -55,6 +49,25 @@ enum Command {
     /// Validate one input with the reference and print the verdict as JSON (exit 0 accept, 2 reject).
     Check {
         /// The tool, such as web_search.
+        tool: String,
+        /// The input as JSON text; read from standard input when absent.
+        input: Option<String>,
+    },
+    /// Print the anchored view of a file, as hashline_edit's read side shows it (execution.md §1.3).
+    Anchors {
+        /// The file.
+        file: PathBuf,
+    },
+    /// Run one call of an editor in the current directory and print the text it returns.
+    ///
+    /// THIS CHANGES FILES: the call really edits, creates, renames or deletes them, exactly as
+    /// the tool would for a model. Relative paths resolve against the current directory. Exit 0
+    /// for a success text, 2 for an `Error: ...` text or a raised error (printed to stderr).
+    #[command(
+        about = "Run one call of an editor in the current directory and print what it returns (it changes files)"
+    )]
+    Exec {
+        /// The editor: hashline_edit or str_replace_editor.
         tool: String,
         /// The input as JSON text; read from standard input when absent.
         input: Option<String>,
@@ -121,6 +134,10 @@ struct RunArgs {
     /// Check every protocol message, both ways, against the protocol schemas.
     #[arg(long)]
     validate_protocol: bool,
+    /// The folder in which each scenario gets its scratch directory (default /tmp). Each
+    /// directory's path is exactly 40 characters, so the folder's path must be short.
+    #[arg(long, value_name = "DIR")]
+    scratch: Option<PathBuf>,
 }
 
 /// Writes a line to standard output; a closed pipe (`conform list | head`) ends the program
@@ -130,6 +147,9 @@ macro_rules! say {
         write_out(&format!("{}\n", format_args!($($arg)*)))
     };
 }
+
+#[path = "conform/run_command.rs"]
+mod run_command;
 
 fn main() -> ExitCode {
     vvoc_harness::child::kill_children_on_interrupt();
@@ -145,13 +165,21 @@ fn main() -> ExitCode {
 
 fn execute(command: Command) -> Result<u8> {
     match command {
-        Command::Run(args) => run(args),
+        Command::Run(args) => run_command::run(args),
         Command::Peer => {
             serve(std::io::stdin().lock(), std::io::stdout().lock())
                 .context("cannot serve the peer protocol")?;
             Ok(OK)
         }
         Command::Check { tool, input } => check(&tool, input),
+        Command::Anchors { file } => match anchors(&file) {
+            Ok(view) => {
+                say!("{view}");
+                Ok(OK)
+            }
+            Err(error) => bail!("{error}"),
+        },
+        Command::Exec { tool, input } => exec_once(&tool, input),
         Command::List(args) => {
             for name in load_all(&args)?.names {
                 say!("{name}");
@@ -160,91 +188,6 @@ fn execute(command: Command) -> Result<u8> {
         }
         Command::Lint(args) => lint(&args),
     }
-}
-
-fn run(args: RunArgs) -> Result<u8> {
-    let tools = args
-        .tools
-        .iter()
-        .map(|t| t.parse::<Tool>())
-        .collect::<Result<Vec<_>, _>>()?;
-    let selection = Selection {
-        tools,
-        filter: args.filter.clone(),
-    };
-    let all_vectors = load_all(&args.vectors)?.vectors;
-    let known = match &args.known_failures {
-        Some(file) => KnownFailures::read(file, &all_vectors)?,
-        None => KnownFailures::default(),
-    };
-    let vectors: Vec<Vector> = all_vectors
-        .iter()
-        .filter(|v| selection.keeps(v))
-        .cloned()
-        .collect();
-    if vectors.is_empty() {
-        bail!("no vector matches the selection (--tool, --filter)");
-    }
-    let selected = vectors.len();
-    let result = match &args.peer {
-        None => run_reference(vectors, args.level, &known.names()),
-        Some(command) => {
-            let mut options =
-                PeerOptions::new(PeerCommand::parse(command).map_err(anyhow::Error::msg)?);
-            options.timeout = Duration::from_millis(args.timeout_ms);
-            options.jobs = args.jobs.max(1);
-            options.max_restarts = args.max_restarts;
-            options.validate_protocol = args.validate_protocol;
-            match run_peer(vectors, args.level, &known.names(), &options) {
-                Ok(result) => result,
-                Err(PeerRunError::Unusable { reason, partial }) => {
-                    if !partial.records.is_empty() {
-                        write_out(&summary(&partial));
-                    }
-                    eprintln!("error: the peer is unusable: {reason}");
-                    eprintln!(
-                        "{} of the {selected} selected vectors were not run",
-                        selected - partial.records.len()
-                    );
-                    if !partial.stderr_tail.trim().is_empty() {
-                        eprintln!("its stderr ends with:\n{}", partial.stderr_tail.trim_end());
-                    }
-                    return Ok(UNUSABLE);
-                }
-                Err(PeerRunError::RunnerProtocol(violations)) => {
-                    bail!(
-                        "this runner broke the protocol (a bug, please report it):\n{}",
-                        violations.join("\n")
-                    )
-                }
-            }
-        }
-    };
-    write_out(&summary(&result));
-    if result.checks() == 0 {
-        bail!(
-            "the peer implements none of the selected tools (its hello lists: {}); select its tools with --tool",
-            result.implementation.tools.join(", ")
-        );
-    }
-    if let Some(dir) = &args.report {
-        write_reports(dir, &result)
-            .with_context(|| format!("cannot write the reports into {}", dir.display()))?;
-        say!("reports written to {}", dir.display());
-    }
-    if let Some(file) = &args.write_known_failures {
-        // Entries of vectors this run did not check stay; a broken old file is simply replaced.
-        let older = KnownFailures::read(file, &all_vectors).unwrap_or_default();
-        let list = KnownFailures::from_run(&result).keeping(older, &result);
-        std::fs::write(file, list.to_text())
-            .with_context(|| format!("cannot write {}", file.display()))?;
-        say!(
-            "{} known failures written to {}",
-            list.entries.len(),
-            file.display()
-        );
-    }
-    Ok(if result.failed() { FAILED } else { OK })
 }
 
 fn lint(args: &LintArgs) -> Result<u8> {
@@ -296,9 +239,9 @@ fn lint(args: &LintArgs) -> Result<u8> {
     Ok(OK)
 }
 
-fn check(tool: &str, input: Option<String>) -> Result<u8> {
-    let tool: Tool = tool.parse()?;
-    let text = match input {
+/// The input given as an argument, or else read from standard input.
+fn input_text(input: Option<String>) -> Result<String> {
+    Ok(match input {
         Some(text) => text,
         None => {
             let mut text = String::new();
@@ -307,8 +250,30 @@ fn check(tool: &str, input: Option<String>) -> Result<u8> {
                 .context("cannot read the input from standard input")?;
             text
         }
-    };
-    let input = Json::parse(&text).context("the input is not valid JSON")?;
+    })
+}
+
+fn exec_once(tool: &str, input: Option<String>) -> Result<u8> {
+    let tool: Tool = tool.parse()?;
+    let input = Json::parse(&input_text(input)?).context("the input is not valid JSON")?;
+    match exec::execute(tool, &input, &mut Session::new())? {
+        Outcome::Output(text) => {
+            say!("{text}");
+            let error = text
+                .units()
+                .starts_with(&"Error: ".encode_utf16().collect::<Vec<_>>());
+            Ok(if error { FAILED } else { OK })
+        }
+        Outcome::Throws(text) => {
+            eprintln!("raised: {text}");
+            Ok(FAILED)
+        }
+    }
+}
+
+fn check(tool: &str, input: Option<String>) -> Result<u8> {
+    let tool: Tool = tool.parse()?;
+    let input = Json::parse(&input_text(input)?).context("the input is not valid JSON")?;
     let verdict = validate_json(tool, &input);
     say!("{}", verdict.to_json().to_pretty());
     match &verdict {

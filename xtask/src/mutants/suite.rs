@@ -24,7 +24,7 @@ pub enum Step<T> {
 pub struct SuiteResult {
     /// Failing vectors by name, each with its expectation, what came back, and a one-line summary.
     pub failures: BTreeMap<String, Failure>,
-    /// How many vectors ran.
+    /// How many vectors and scenarios ran.
     pub vectors: usize,
 }
 
@@ -104,7 +104,7 @@ pub fn run(
     }
 }
 
-/// Reads the failing vectors out of a `conformance.json`.
+/// Reads the failing vectors and scenarios out of a `conformance.json`.
 pub fn parse_report(text: &str) -> Result<SuiteResult> {
     // The report may hold lone surrogates (in paths), which serde_json refuses: read it with the
     // contract's parser, then keep a lossy copy, which is all a report needs.
@@ -115,13 +115,23 @@ pub fn parse_report(text: &str) -> Result<SuiteResult> {
         .get("results")
         .and_then(Value::as_array)
         .context("the suite's report has no results")?;
+    // Scenarios, when the run had any, have their own section; their names are in "scenario".
+    let scenarios = report
+        .get("scenarios")
+        .and_then(|s| s.get("results"))
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
     let mut failures = BTreeMap::new();
-    for result in results {
+    let all = results
+        .iter()
+        .map(|r| ("vector", r))
+        .chain(scenarios.iter().map(|r| ("scenario", r)));
+    for (key, result) in all {
         let field = |name: &str| result.get(name).cloned().unwrap_or(Value::Null);
         if field("outcome").as_str() == Some("pass") {
             continue;
         }
-        let name = field("vector").as_str().unwrap_or_default().to_owned();
+        let name = field(key).as_str().unwrap_or_default().to_owned();
         let what = field("what").as_str().unwrap_or_default().to_owned();
         failures.insert(
             name,
@@ -134,7 +144,7 @@ pub fn parse_report(text: &str) -> Result<SuiteResult> {
     }
     Ok(SuiteResult {
         failures,
-        vectors: results.len(),
+        vectors: results.len() + scenarios.len(),
     })
 }
 

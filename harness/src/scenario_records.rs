@@ -1,0 +1,156 @@
+//! The scenarios of a run: one record each, the in-process run (scenarios in parallel), and their
+//! part of the summary.
+
+use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::fmt::Write as _;
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use vvoc_reference::Tool;
+
+use crate::compare::Level;
+use crate::outcome::Outcome;
+use crate::run::RunResult;
+use crate::scenario_compare::{ScenarioLevel, classify, passes};
+use crate::scenario_run::{ScenarioAnswer, play_reference};
+use crate::scenarios::Scenario;
+
+/// One scenario's result.
+#[derive(Clone, Debug)]
+pub struct ScenarioRecord {
+    /// The scenario.
+    pub scenario: Scenario,
+    /// What it got.
+    pub answer: ScenarioAnswer,
+    /// The outcome at the run's level.
+    pub outcome: Outcome,
+    /// How long it took.
+    pub duration: Duration,
+}
+
+impl ScenarioRecord {
+    /// Builds a record, classifying the answer at the scenario level of the run's `level`.
+    pub fn new(
+        scenario: Scenario,
+        answer: ScenarioAnswer,
+        duration: Duration,
+        level: Level,
+        known_failures: &HashSet<String>,
+    ) -> ScenarioRecord {
+        let outcome = classify(
+            &scenario,
+            &answer,
+            ScenarioLevel::of(level),
+            known_failures.contains(&scenario.name()),
+        );
+        ScenarioRecord {
+            scenario,
+            answer,
+            outcome,
+            duration,
+        }
+    }
+
+    /// Whether the scenario got what it expects at `level` (whatever the run's level).
+    pub fn passes_at(&self, level: ScenarioLevel) -> bool {
+        passes(&self.scenario, &self.answer, level)
+    }
+}
+
+/// Runs the scenarios against the in-process reference, `jobs` at a time, each in its own scratch
+/// directory under `parent`; the records come back in scenario order, with the wall-clock time.
+pub fn run_scenarios_reference(
+    scenarios: Vec<Scenario>,
+    level: Level,
+    known_failures: &HashSet<String>,
+    jobs: usize,
+    parent: &Path,
+) -> (Vec<ScenarioRecord>, Duration) {
+    let start = Instant::now();
+    let queue: Mutex<VecDeque<(usize, Scenario)>> =
+        Mutex::new(scenarios.into_iter().enumerate().collect());
+    let done: Mutex<BTreeMap<usize, ScenarioRecord>> = Mutex::new(BTreeMap::new());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|| {
+                while let Some((index, scenario)) =
+                    queue.lock().ok().and_then(|mut q| q.pop_front())
+                {
+                    let began = Instant::now();
+                    let answer = play_reference(&scenario, parent);
+                    let record = ScenarioRecord::new(
+                        scenario,
+                        answer,
+                        began.elapsed(),
+                        level,
+                        known_failures,
+                    );
+                    if let Ok(mut done) = done.lock() {
+                        done.insert(index, record);
+                    }
+                }
+            });
+        }
+    });
+    let records = done
+        .into_inner()
+        .unwrap_or_default()
+        .into_values()
+        .collect();
+    (records, start.elapsed())
+}
+
+/// The scenarios' part of the summary: a per-tool table of outcomes, the pass count at `effect`
+/// and `exact`, and the throughput. Empty when the run had no scenario.
+pub fn summary(run: &RunResult) -> String {
+    if run.scenarios.is_empty() {
+        return String::new();
+    }
+    let totals = run.scenario_totals();
+    let shown: Vec<Outcome> = Outcome::ALL
+        .into_iter()
+        .filter(|o| *o == Outcome::Pass || totals.contains_key(o))
+        .collect();
+    let mut out = String::new();
+    let _ = write!(out, "{:<20} {:>9}", "tool", "scenarios");
+    for o in &shown {
+        let _ = write!(out, " {:>8}", o.as_str());
+    }
+    out.push('\n');
+    let mut rows: BTreeMap<Tool, Vec<&ScenarioRecord>> = BTreeMap::new();
+    for record in &run.scenarios {
+        rows.entry(record.scenario.tool).or_default().push(record);
+    }
+    let mut line = |name: &str, records: &[&ScenarioRecord]| {
+        let _ = write!(out, "{name:<20} {:>9}", records.len());
+        for o in &shown {
+            let n = records.iter().filter(|r| r.outcome == *o).count();
+            let _ = write!(out, " {n:>8}");
+        }
+        out.push('\n');
+    };
+    for (tool, records) in &rows {
+        line(tool.id(), records);
+    }
+    line("total", &run.scenarios.iter().collect::<Vec<_>>());
+    let levels: Vec<String> = run
+        .scenario_level_passes()
+        .iter()
+        .map(|(l, n)| format!("{l} {n}/{}", run.scenarios.len()))
+        .collect();
+    let _ = writeln!(
+        out,
+        "scenarios passing by level: {} (judged at {})",
+        levels.join(", "),
+        ScenarioLevel::of(run.level)
+    );
+    let played = run.scenario_checks();
+    let _ = writeln!(
+        out,
+        "{played} scenarios in {:.3} s: {:.0} scenarios per second",
+        run.scenario_elapsed.as_secs_f64(),
+        played as f64 / run.scenario_elapsed.as_secs_f64().max(1e-9)
+    );
+    out
+}
