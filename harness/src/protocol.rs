@@ -1,7 +1,8 @@
-//! The JSON Lines peer protocol (interfaces.md §4): the messages both ways, and their schemas.
+//! The JSON Lines peer protocol (interfaces.md §4, §9.2): the messages both ways, and their
+//! schemas (the scenario messages' own parts are in `protocol_exec`).
 
 use serde_json::{Value, json};
-use vvoc_reference::{Issue, Json, Object, Tool};
+use vvoc_reference::{Issue, JsString, Json, Object, Tool};
 
 use crate::outcome::Answer;
 use crate::run::Implementation;
@@ -23,6 +24,31 @@ pub enum ToPeer<'a> {
         /// The input.
         input: &'a Json,
     },
+    /// One step of a scenario: a call of `tool`.
+    Exec {
+        /// The runner's number for this step; the answer echoes it.
+        seq: u64,
+        /// The scenario's session.
+        session: &'a str,
+        /// The tool.
+        tool: Tool,
+        /// The input, `{root}` substituted.
+        input: &'a Json,
+    },
+    /// One step of a scenario: the anchored view of a file.
+    Anchors {
+        /// The runner's number for this step; the answer echoes it.
+        seq: u64,
+        /// The scenario's session.
+        session: &'a str,
+        /// The absolute path of the file.
+        path: &'a JsString,
+    },
+    /// The scenario is over; the peer may forget the session (no answer).
+    End {
+        /// The scenario's session.
+        session: &'a str,
+    },
     /// The closing message.
     Bye,
 }
@@ -41,6 +67,28 @@ impl ToPeer<'_> {
                 o.insert("seq", Json::Number(*seq as f64));
                 o.insert("tool", Json::str(tool.id()));
                 o.insert("input", (*input).clone());
+            }
+            ToPeer::Exec {
+                seq,
+                session,
+                tool,
+                input,
+            } => {
+                o.insert("type", Json::str("exec"));
+                o.insert("seq", Json::Number(*seq as f64));
+                o.insert("session", Json::str(session));
+                o.insert("tool", Json::str(tool.id()));
+                o.insert("input", (*input).clone());
+            }
+            ToPeer::Anchors { seq, session, path } => {
+                o.insert("type", Json::str("anchors"));
+                o.insert("seq", Json::Number(*seq as f64));
+                o.insert("session", Json::str(session));
+                o.insert("path", Json::String((*path).clone()));
+            }
+            ToPeer::End { session } => {
+                o.insert("type", Json::str("end"));
+                o.insert("session", Json::str(session));
             }
             ToPeer::Bye => o.insert("type", Json::str("bye")),
         }
@@ -76,25 +124,34 @@ pub fn parse_hello(line: &str) -> Result<Implementation, String> {
         .get("tools")
         .and_then(Json::as_array)
         .ok_or("the hello has no \"tools\" array")?;
-    let tools = tools
-        .iter()
-        .map(|t| {
-            let id = t
-                .as_string()
-                .map(|s| s.to_string())
-                .ok_or_else(|| "\"tools\" must hold tool ids".to_owned())?;
-            id.parse::<Tool>()
-                .map(|_| id)
-                .map_err(|unknown| format!("\"tools\" names an {unknown}"))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let tools = tool_ids("tools", tools)?;
+    let scenarios = match message.get("scenarios") {
+        None => Vec::new(),
+        Some(Json::Array(ids)) => tool_ids("scenarios", ids)?,
+        Some(_) => return Err("the hello's \"scenarios\" must be an array of tool ids".to_owned()),
+    };
     Ok(Implementation {
         name: text("name")?,
         version: text("version")?,
         language: text("language")?,
         tools,
-        scenarios: Vec::new(),
+        scenarios,
     })
+}
+
+/// The tool ids of the hello's member `member`.
+fn tool_ids(member: &str, ids: &[Json]) -> Result<Vec<String>, String> {
+    ids.iter()
+        .map(|t| {
+            let id = t
+                .as_string()
+                .map(|s| s.to_string())
+                .ok_or_else(|| format!("{member:?} must hold tool ids"))?;
+            id.parse::<Tool>()
+                .map(|_| id)
+                .map_err(|unknown| format!("{member:?} names an {unknown}"))
+        })
+        .collect()
 }
 
 /// A peer's answer to a check: its `seq` and the answer.
@@ -150,7 +207,8 @@ pub fn message_type(message: &Object) -> String {
         .unwrap_or_default()
 }
 
-fn message(line: &str) -> Result<Object, String> {
+/// A message line as an object.
+pub(crate) fn message(line: &str) -> Result<Object, String> {
     let json = Json::parse(line).map_err(|e| format!("not JSON ({e}): {}", preview(line)))?;
     match json {
         Json::Object(o) => Ok(o),
@@ -161,7 +219,8 @@ fn message(line: &str) -> Result<Object, String> {
     }
 }
 
-fn expect_type(message: &Object, expected: &str) -> Result<(), String> {
+/// Whether the message has the `type` `expected`.
+pub(crate) fn expect_type(message: &Object, expected: &str) -> Result<(), String> {
     match message.get("type").and_then(Json::as_string) {
         Some(t) if t.eq_str(expected) => Ok(()),
         Some(t) => Err(format!(
@@ -261,7 +320,13 @@ pub fn schemas() -> Vec<(&'static str, Value)> {
                         "required": ["name", "version", "language"],
                         "additionalProperties": false
                     },
-                    "tools": {"type": "array", "items": {"enum": tools}, "uniqueItems": true}
+                    "tools": {"type": "array", "items": {"enum": tools}, "uniqueItems": true},
+                    "scenarios": {
+                        "description": "The tools the peer executes (scenarios of other tools are unsupported).",
+                        "type": "array",
+                        "items": {"enum": tools},
+                        "uniqueItems": true
+                    }
                 }),
                 json!(["type", "protocol", "implementation", "tools"]),
                 None,
@@ -286,6 +351,9 @@ pub fn schemas() -> Vec<(&'static str, Value)> {
             ),
         ),
     ]
+    .into_iter()
+    .chain(crate::protocol_exec::schemas())
+    .collect()
 }
 
 /// `--validate-protocol`: every message, both ways, checked against its schema.
@@ -333,6 +401,9 @@ impl ProtocolCheck {
         let stem = match message {
             ToPeer::Hello => "runner-hello",
             ToPeer::Check { .. } => "runner-check",
+            ToPeer::Exec { .. } => "runner-exec",
+            ToPeer::Anchors { .. } => "runner-anchors",
+            ToPeer::End { .. } => "runner-end",
             ToPeer::Bye => "runner-bye",
         };
         if let (Err(violation), Ok(mut list)) =

@@ -8,6 +8,7 @@ use std::time::Duration;
 use crate::compare::Level;
 use crate::peer_run::{PeerOptions, PeerRunError, run_peer};
 use crate::run::{RunResult, run_reference};
+use crate::scenario_peer::{ScenarioRunError, run_peer_scenarios};
 use crate::scenario_records::{ScenarioRecord, run_scenarios_reference};
 use crate::scenario_run::ScenarioAnswer;
 use crate::scenarios::Scenario;
@@ -54,20 +55,50 @@ pub fn run_all(plan: Plan) -> Result<RunResult, PeerRunError> {
         }
         Some(options) => {
             let mut result = run_peer(vectors, level, &known, &options)?;
-            // Scenarios over the protocol come next; until then no peer executes them.
-            result.scenarios = unsupported_records(scenarios, level, &known);
-            Ok(result)
+            let executes = &result.implementation.scenarios;
+            let (played, unsupported): (Vec<_>, Vec<_>) = scenarios
+                .into_iter()
+                .enumerate()
+                .partition(|(_, s)| executes.iter().any(|t| t == s.tool.id()));
+            let (positions, played): (Vec<usize>, Vec<Scenario>) = played.into_iter().unzip();
+            let mut records: Vec<(usize, ScenarioRecord)> = unsupported
+                .into_iter()
+                .map(|(i, s)| {
+                    let answer = ScenarioAnswer::Unsupported;
+                    (
+                        i,
+                        ScenarioRecord::new(s, answer, Duration::ZERO, level, &known),
+                    )
+                })
+                .collect();
+            let outcome = match played.is_empty() {
+                true => Ok((Vec::new(), Duration::ZERO)),
+                false => run_peer_scenarios(played, level, &known, &options, &scratch),
+            };
+            let failure = match outcome {
+                Ok((done, elapsed)) => {
+                    records.extend(done.into_iter().map(|(i, r)| (positions[i], r)));
+                    result.scenario_elapsed = elapsed;
+                    None
+                }
+                Err(ScenarioRunError::Unusable(reason, done, stderr)) => {
+                    records.extend(done.into_iter().map(|(i, r)| (positions[i], r)));
+                    result.stderr_tail.push_str(&stderr);
+                    Some(reason)
+                }
+                Err(ScenarioRunError::RunnerProtocol(violations)) => {
+                    return Err(PeerRunError::RunnerProtocol(violations));
+                }
+            };
+            records.sort_by_key(|(i, _)| *i);
+            result.scenarios = records.into_iter().map(|(_, r)| r).collect();
+            match failure {
+                None => Ok(result),
+                Some(reason) => Err(PeerRunError::Unusable {
+                    reason,
+                    partial: Box::new(result),
+                }),
+            }
         }
     }
-}
-
-fn unsupported_records(
-    scenarios: Vec<Scenario>,
-    level: Level,
-    known: &HashSet<String>,
-) -> Vec<ScenarioRecord> {
-    scenarios
-        .into_iter()
-        .map(|s| ScenarioRecord::new(s, ScenarioAnswer::Unsupported, Duration::ZERO, level, known))
-        .collect()
 }

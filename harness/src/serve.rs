@@ -1,7 +1,10 @@
-//! `conform peer`: the reference implementation served over the peer protocol.
+//! `conform peer`: the reference implementation served over the peer protocol: verdicts, and the
+//! execution of scenarios with one editing session per session id.
 
+use std::collections::HashMap;
 use std::io::{BufRead, Write};
 
+use vvoc_reference::exec::{self, Session};
 use vvoc_reference::{Issue, Json, Object, Tool, Verdict, validate_json};
 
 use crate::protocol::{PROTOCOL, message_type};
@@ -12,6 +15,7 @@ use crate::protocol::{PROTOCOL, message_type};
 /// client never waits for an answer that will not come.
 pub fn serve(mut input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
     let mut bytes = Vec::new();
+    let mut sessions: HashMap<String, Session> = HashMap::new();
     loop {
         bytes.clear();
         if input.read_until(b'\n', &mut bytes)? == 0 {
@@ -49,6 +53,14 @@ pub fn serve(mut input: impl BufRead, mut output: impl Write) -> std::io::Result
         let reply = match kind.as_str() {
             "hello" => hello(),
             "check" => check(&message),
+            "exec" => execute_step(&message, &mut sessions),
+            "anchors" => anchors_step(&message),
+            "end" => {
+                if let Some(session) = message.get("session") {
+                    sessions.remove(&session.to_compact());
+                }
+                continue;
+            }
             "bye" => return Ok(()),
             other => {
                 eprintln!("conform peer: ignoring a message of unknown type {other:?}");
@@ -94,6 +106,16 @@ fn hello() -> Json {
         "tools",
         Json::Array(Tool::ALL.iter().map(|t| Json::str(t.id())).collect()),
     );
+    hello.insert(
+        "scenarios",
+        Json::Array(
+            Tool::ALL
+                .iter()
+                .filter(|t| exec::executes(**t))
+                .map(|t| Json::str(t.id()))
+                .collect(),
+        ),
+    );
     Json::Object(hello)
 }
 
@@ -115,6 +137,53 @@ fn check(message: &Object) -> Json {
         },
         (Err(unknown), _) => result(seq, "error", Json::str(&unknown.to_string())),
         (Ok(_), None) => result(seq, "error", Json::str("the check has no input")),
+    }
+}
+
+/// Runs one call in the session the message names (created on first use).
+fn execute_step(message: &Object, sessions: &mut HashMap<String, Session>) -> Json {
+    let seq = message.get("seq").cloned().unwrap_or(Json::Null);
+    let tool = message
+        .get("tool")
+        .and_then(Json::as_string)
+        .map(|t| t.to_string())
+        .unwrap_or_default();
+    let key = message
+        .get("session")
+        .map(Json::to_compact)
+        .unwrap_or_default();
+    match (tool.parse::<Tool>(), message.get("input")) {
+        (Ok(tool), _) if !exec::executes(tool) => result(
+            seq,
+            "error",
+            Json::str(&exec::NotExecuted(tool).to_string()),
+        ),
+        (Ok(tool), Some(input)) => {
+            let session = sessions.entry(key).or_default();
+            match exec::execute(tool, input, session) {
+                Ok(exec::Outcome::Output(text)) => result(seq, "output", Json::String(text)),
+                Ok(exec::Outcome::Throws(text)) => result(seq, "throws", Json::String(text)),
+                Err(not_executed) => result(seq, "error", Json::str(&not_executed.to_string())),
+            }
+        }
+        (Err(unknown), _) => result(seq, "error", Json::str(&unknown.to_string())),
+        (Ok(_), None) => result(seq, "error", Json::str("the exec has no input")),
+    }
+}
+
+/// The anchored view of the file the message names.
+fn anchors_step(message: &Object) -> Json {
+    let seq = message.get("seq").cloned().unwrap_or(Json::Null);
+    let path = message
+        .get("path")
+        .and_then(Json::as_string)
+        .and_then(|p| p.to_str());
+    match path {
+        Some(path) => match exec::anchors(std::path::Path::new(&path)) {
+            Ok(view) => result(seq, "output", Json::String(view)),
+            Err(error) => result(seq, "error", Json::str(&error.to_string())),
+        },
+        None => result(seq, "error", Json::str("the anchors step has no path")),
     }
 }
 
@@ -158,5 +227,55 @@ mod tests {
             out.starts_with("{\"type\":\"hello\",\"protocol\":1,"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn scenarios_run_in_one_session_per_id_until_end() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let path = dir.path().join("a.txt");
+        std::fs::write(&path, "x\n").expect("written");
+        let path = path.display().to_string();
+        let view = format!(
+            r#"{{"type":"exec","seq":1,"session":"s","tool":"str_replace_editor","input":{{"command":"view","path":"{path}"}}}}"#
+        );
+        let edit = |seq: u32, session: &str| {
+            format!(
+                r#"{{"type":"exec","seq":{seq},"session":"{session}","tool":"str_replace_editor","input":{{"command":"str_replace","path":"{path}","old_str":"x","new_str":"y"}}}}"#
+            )
+        };
+        let lines = [
+            view,
+            // Another program changes the file: it must not count for a new session.
+            edit(2, "other"),
+            edit(3, "s"),
+            r#"{"type":"end","session":"s"}"#.to_owned(),
+            format!(r#"{{"type":"anchors","seq":4,"session":"t","path":"{path}"}}"#),
+            r#"{"type":"anchors","seq":5,"session":"t","path":"/no/such/file"}"#.to_owned(),
+            r#"{"type":"exec","seq":6,"session":"t","tool":"web_search","input":{}}"#.to_owned(),
+        ];
+        let out = answers(format!("{}\n", lines.join("\n")).as_bytes());
+        let got: Vec<&str> = out.lines().collect();
+        assert_eq!(got.len(), 6, "end has no answer: {out}");
+        assert!(
+            got[0].starts_with(r#"{"type":"result","seq":1,"output":"Here's the content of "#),
+            "{out}"
+        );
+        assert!(
+            got[1].ends_with(r#"has been edited successfully."}"#),
+            "{out}"
+        );
+        assert!(
+            got[2].contains("has changed since it was last viewed"),
+            "{out}"
+        );
+        assert!(
+            got[3].starts_with(r#"{"type":"result","seq":4,"output":"1#"#),
+            "{out}"
+        );
+        assert!(
+            got[4].starts_with(r#"{"type":"result","seq":5,"error":"#),
+            "{out}"
+        );
+        assert!(got[5].contains("does not execute web_search"), "{out}");
     }
 }

@@ -35,7 +35,7 @@ fn generated_files_match_their_sources() {
     assert!(
         summary
             .to_string()
-            .starts_with("PASS reference 19 pages match their sources"),
+            .starts_with("PASS reference 23 pages match their sources"),
         "{summary}"
     );
 }
