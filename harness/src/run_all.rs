@@ -6,9 +6,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::compare::Level;
+use crate::peer::STDERR_TAIL;
 use crate::peer_run::{PeerOptions, PeerRunError, run_peer};
 use crate::run::{RunResult, run_reference};
-use crate::scenario_peer::{ScenarioRunError, run_peer_scenarios};
+use crate::scenario_peer::{PeerScenarios, ScenarioRunError, run_peer_scenarios};
 use crate::scenario_records::{ScenarioRecord, run_scenarios_reference};
 use crate::scenario_run::ScenarioAnswer;
 use crate::scenarios::Scenario;
@@ -72,18 +73,24 @@ pub fn run_all(plan: Plan) -> Result<RunResult, PeerRunError> {
                 })
                 .collect();
             let outcome = match played.is_empty() {
-                true => Ok((Vec::new(), Duration::ZERO)),
+                true => Ok(PeerScenarios {
+                    records: Vec::new(),
+                    elapsed: Duration::ZERO,
+                    stderr: String::new(),
+                }),
                 false => run_peer_scenarios(played, level, &known, &options, &scratch),
             };
             let failure = match outcome {
-                Ok((done, elapsed)) => {
-                    records.extend(done.into_iter().map(|(i, r)| (positions[i], r)));
-                    result.scenario_elapsed = elapsed;
+                Ok(done) => {
+                    let moved = done.records.into_iter().map(|(i, r)| (positions[i], r));
+                    records.extend(moved);
+                    result.scenario_elapsed = done.elapsed;
+                    keep_tail(&mut result.stderr_tail, &done.stderr);
                     None
                 }
                 Err(ScenarioRunError::Unusable(reason, done, stderr)) => {
                     records.extend(done.into_iter().map(|(i, r)| (positions[i], r)));
-                    result.stderr_tail.push_str(&stderr);
+                    keep_tail(&mut result.stderr_tail, &stderr);
                     Some(reason)
                 }
                 Err(ScenarioRunError::RunnerProtocol(violations)) => {
@@ -101,4 +108,14 @@ pub fn run_all(plan: Plan) -> Result<RunResult, PeerRunError> {
             }
         }
     }
+}
+
+/// Appends `more` to the stderr tail, keeping its last [`STDERR_TAIL`] bytes.
+fn keep_tail(tail: &mut String, more: &str) {
+    tail.push_str(more);
+    let excess = tail.len().saturating_sub(STDERR_TAIL);
+    let cut = (excess..=tail.len())
+        .find(|&i| tail.is_char_boundary(i))
+        .unwrap_or(tail.len());
+    tail.drain(..cut);
 }

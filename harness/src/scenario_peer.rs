@@ -29,15 +29,25 @@ pub enum ScenarioRunError {
     RunnerProtocol(Vec<String>),
 }
 
-/// Plays every scenario against peer processes; the records come back with their positions, in
-/// scenario order, with the wall-clock time.
+/// The scenarios played against a peer.
+#[derive(Debug)]
+pub struct PeerScenarios {
+    /// The records with their positions, in scenario order.
+    pub records: Vec<(usize, ScenarioRecord)>,
+    /// The wall-clock time.
+    pub elapsed: Duration,
+    /// The last bytes the peers wrote to stderr.
+    pub stderr: String,
+}
+
+/// Plays every scenario against peer processes.
 pub fn run_peer_scenarios(
     scenarios: Vec<Scenario>,
     level: Level,
     known: &HashSet<String>,
     options: &PeerOptions,
     scratch: &Path,
-) -> Result<(Vec<(usize, ScenarioRecord)>, Duration), ScenarioRunError> {
+) -> Result<PeerScenarios, ScenarioRunError> {
     let start = Instant::now();
     let protocol = match options.validate_protocol {
         true => Some(Arc::new(
@@ -79,7 +89,11 @@ pub fn run_peer_scenarios(
     }
     match shared.unusable.into_inner().unwrap_or_default() {
         Some(reason) => Err(ScenarioRunError::Unusable(reason, records, stderr)),
-        None => Ok((records, start.elapsed())),
+        None => Ok(PeerScenarios {
+            records,
+            elapsed: start.elapsed(),
+            stderr,
+        }),
     }
 }
 

@@ -151,3 +151,187 @@ fn the_reference_served_as_a_peer_passes_scenarios_exactly_with_validated_messag
     );
     assert_eq!(left_behind(scratch.path()), Vec::<String>::new());
 }
+
+const FAKE: &str = env!("CARGO_BIN_EXE_fake-peer");
+
+/// The worked example §3.2 with `fake` riding on its call, which comes after the write step.
+fn stale_anchors(fake: &str) -> String {
+    STALE_ANCHORS.replace(
+        r#"{"op": "replace", "pos": "9#VK#VT", "lines": ["nine"]}]}"#,
+        &format!(
+            r#"{{"op": "replace", "pos": "9#VK#VT", "lines": ["nine"]}}], "fake": "{fake}"}}"#
+        ),
+    )
+}
+
+#[test]
+fn misbehaviour_mid_scenario_is_classified_without_a_hang_and_leaves_no_directory() {
+    let scenarios: Vec<(&str, String)> = vec![
+        ("fine", replace_one_line(None)),
+        ("hang", replace_one_line(Some("hang"))),
+        (
+            "crash-after-write",
+            replace_one_line(Some("crash-after-write")),
+        ),
+        ("crash-after-a-write-step", stale_anchors("crash")),
+        ("wrong-seq", replace_one_line(Some("wrong-seq"))),
+        ("verdict", replace_one_line(Some("verdict"))),
+        ("garbage", stale_anchors("garbage")),
+        ("error", replace_one_line(Some("error"))),
+    ];
+    let dir = folder(&scenarios);
+    let scratch = tempfile::tempdir().expect("a scratch parent");
+    let report = tempfile::tempdir().expect("a report folder");
+    let started = Instant::now();
+    let output = run(
+        dir.path(),
+        FAKE,
+        scratch.path(),
+        &[
+            "--jobs",
+            "2",
+            "--report",
+            report.path().to_str().expect("UTF-8"),
+        ],
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    let counts: Vec<(&str, usize)> = ["pass", "timeout", "crash", "protocol-error", "error"]
+        .into_iter()
+        .map(|o| (o, scenario_total(&output, o)))
+        .collect();
+    assert_eq!(
+        counts,
+        [
+            ("pass", 1),
+            ("timeout", 1),
+            ("crash", 2),
+            ("protocol-error", 3),
+            ("error", 1)
+        ],
+        "{}",
+        text(&output)
+    );
+    assert_eq!(left_behind(scratch.path()), Vec::<String>::new());
+    let json = std::fs::read_to_string(report.path().join("conformance.json")).expect("a report");
+    for part in [
+        "a verdict (accept or reject) answers a check, not an exec",
+        "an answer for seq",
+        "the implementation answered error: fake-peer cannot run this",
+        "fake-peer: crashing after running exec",
+        "\"step\": 2",
+    ] {
+        assert!(json.contains(part), "{part:?} in {json}");
+    }
+}
+
+#[test]
+fn a_peer_that_executes_nothing_leaves_scenarios_unsupported_and_a_bad_list_is_a_bad_hello() {
+    let dir = folder(&[("fine", replace_one_line(None))]);
+    let scratch = tempfile::tempdir().expect("a scratch parent");
+    let output = run(
+        dir.path(),
+        &format!("{FAKE} --scenarios none"),
+        scratch.path(),
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert_eq!(
+        scenario_total(&output, "unsupported"),
+        1,
+        "{}",
+        text(&output)
+    );
+    let output = run(
+        dir.path(),
+        &format!("{FAKE} --scenarios hashline-edit"),
+        scratch.path(),
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output));
+    assert!(
+        text(&output).contains("\"scenarios\" names an unknown tool \"hashline-edit\""),
+        "{}",
+        text(&output)
+    );
+}
+
+#[test]
+fn too_many_restarts_in_scenarios_make_the_peer_unusable_and_still_clean_up() {
+    let scenarios: Vec<(&str, String)> = vec![
+        ("crash-1", replace_one_line(Some("crash"))),
+        ("crash-2", replace_one_line(Some("crash"))),
+        ("crash-3", replace_one_line(Some("crash"))),
+    ];
+    let dir = folder(&scenarios);
+    let scratch = tempfile::tempdir().expect("a scratch parent");
+    let output = run(dir.path(), FAKE, scratch.path(), &["--max-restarts", "1"]);
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output));
+    assert!(
+        text(&output).contains("the peer failed 2 times"),
+        "{}",
+        text(&output)
+    );
+    assert!(
+        text(&output).contains("of the 3 selected scenarios were not run"),
+        "{}",
+        text(&output)
+    );
+    assert_eq!(left_behind(scratch.path()), Vec::<String>::new());
+}
+
+/// Whether some process's command line contains `marker`.
+fn process_running(marker: &str) -> bool {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|entry| {
+            std::fs::read(entry.path().join("cmdline")).is_ok_and(|cmdline| {
+                String::from_utf8_lossy(&cmdline)
+                    .replace('\0', " ")
+                    .contains(marker)
+            })
+        })
+}
+
+#[test]
+fn an_interrupt_mid_scenario_leaves_no_directory_and_no_peer() {
+    let dir = folder(&[("hang", replace_one_line(Some("hang")))]);
+    let scratch = tempfile::tempdir().expect("a scratch parent");
+    let marker = format!("interrupt-marker-{}", std::process::id());
+    let mut child = Command::new(CONFORM)
+        .args(["run", "--vectors", dir.path().to_str().expect("UTF-8")])
+        .args([
+            "--peer",
+            &format!("{FAKE} {marker}"),
+            "--timeout-ms",
+            "60000",
+        ])
+        .args(["--scratch", scratch.path().to_str().expect("UTF-8")])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("conform starts");
+    let started = Instant::now();
+    // Wait until the hanging scenario has its directory.
+    while left_behind(scratch.path()).is_empty() && started.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(
+        left_behind(scratch.path()).len(),
+        1,
+        "the scenario is running"
+    );
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).expect("a pid"));
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).expect("signalled");
+    let status = child.wait().expect("conform ends");
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(left_behind(scratch.path()), Vec::<String>::new());
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(!process_running(&marker), "the peer outlived the run");
+}
