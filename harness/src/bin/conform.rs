@@ -30,10 +30,11 @@ const UNUSABLE: u8 = 3;
     version,
     about = "Conformance runner for the vvoc agent tool input contracts 1.6.0",
     long_about = "Conformance runner for the vvoc agent tool input contracts 1.6.0.\n\n\
-        Runs the accept and reject vectors (vectors/**/*.json) against the in-process reference \
+        Runs the accept and reject vectors (vectors/**/*.json) and the scenarios of the two editors \
+        (vectors/<tool>/exec-*.json, run in scratch directories) against the in-process reference \
         implementation, or against any implementation that speaks the JSON Lines peer protocol.\n\n\
-        Exit codes: 0 nothing failed; 1 usage or input error; 2 some vectors failed \
-        (or `check` refused its input); 3 the peer is unusable."
+        Exit codes: 0 nothing failed; 1 usage or input error; 2 some vectors or scenarios failed \
+        (or `check` refused its input, or `exec` returned an error); 3 the peer is unusable."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -42,7 +43,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Run the vectors against the reference (or a peer with --peer) and print a summary per tool.
+    /// Run the vectors and scenarios against the reference (or a peer with --peer) and print a
+    /// summary per tool.
     Run(RunArgs),
     /// Serve the reference implementation over the peer protocol on stdin and stdout.
     Peer,
@@ -99,10 +101,10 @@ struct LintArgs {
 struct RunArgs {
     #[command(flatten)]
     vectors: VectorArgs,
-    /// Only vectors of this tool (repeatable).
+    /// Only vectors and scenarios of this tool (repeatable).
     #[arg(long = "tool", value_name = "TOOL")]
     tools: Vec<String>,
-    /// Only vectors whose name (`<tool>:<id>`) contains this text.
+    /// Only vectors and scenarios whose name (`<tool>:<id>`) contains this text.
     #[arg(long, value_name = "TEXT")]
     filter: Option<String>,
     /// How much must match: verdict, first, issues or exact.
@@ -112,8 +114,8 @@ struct RunArgs {
     /// (split into words like a shell would, run without a shell), e.g. "python3 my_peer.py".
     #[arg(long, value_name = "CMD")]
     peer: Option<String>,
-    /// Vectors known to fail, {"known_failures": [{"vector": "<tool>:<id>", "reason": "..."}]};
-    /// a listed vector that passes is `fixed` and fails the run.
+    /// Vectors and scenarios known to fail, {"known_failures": [{"vector": "<tool>:<id>",
+    /// "reason": "..."}]}; a listed one that passes is `fixed` and fails the run.
     #[arg(long, value_name = "FILE")]
     known_failures: Option<PathBuf>,
     /// Write the run's failures as a known-failure file (a starting list).
@@ -125,7 +127,7 @@ struct RunArgs {
     /// Write conformance.json, conformance.md and junit.xml into this folder.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
-    /// How many peer processes to run at once.
+    /// How many peer processes to run at once (in process: how many scenarios run at once).
     #[arg(long, default_value_t = 1, value_name = "N")]
     jobs: usize,
     /// How many peer restarts (after a timeout, crash or protocol error) before the peer counts as unusable.
