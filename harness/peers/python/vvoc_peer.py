@@ -1,24 +1,29 @@
 #!/usr/bin/env python3
-"""An example third-party implementation ("peer") of three vvoc tool contracts.
+"""An example third-party implementation ("peer") of four vvoc tool contracts, and of one editor.
 
 It speaks the JSON Lines peer protocol of the conformance runner (see the project's
-interfaces description, section 4) on stdin/stdout and implements three of the nine tools of
-contract 1.6.0: ``web_search``, ``web_fetch`` and ``work_item_list``. Standard library only,
-Python 3.11.
+interfaces description, sections 4 and 9.2) on stdin/stdout and implements four of the nine tools
+of contract 1.6.0: ``web_search``, ``web_fetch``, ``work_item_list`` and ``str_replace_editor``.
+It also executes ``str_replace_editor`` on real files (``exec`` messages, the scenarios), as
+execution.md §2 describes. Standard library only, Python 3.11.
 
     conform run --peer "python3 harness/peers/python/vvoc_peer.py"
 
 It is meant to be read: every rule is a small function named after the behaviour it follows
-(section numbers refer to behaviour.md). Where it knowingly differs from the reference (the
-URL rule is approximated with ``urllib.parse`` instead of a WHATWG URL parser), the comments say
-so; harness/peers/python/known-failures.json lists the vectors that do not match.
+(section numbers refer to behaviour.md, or to execution.md where they say so). Where it knowingly
+differs from the reference (the URL rule is approximated with ``urllib.parse`` instead of a
+WHATWG URL parser), the comments say so; harness/peers/python/known-failures.json lists the
+vectors that do not match.
 
 Diagnostics go to stderr only; stdout carries protocol messages and nothing else.
 """
 
 import encodings.idna
+import errno
 import json
+import os
 import re
+import stat
 import sys
 import urllib.parse
 
@@ -234,9 +239,11 @@ def _to_number(value):
     return float("nan")
 
 
-def length_rule(value, path, minimum, maximum):
+def length_rule(value, path, minimum, maximum, exact=False):
     """After an invalid_type on a string or array node that declares bounds: the wrong-typed
-    value's own length is still bounded, when it has one."""
+    value's own length is still bounded, when it has one. An exact length (minimum == maximum,
+    `view_range` only) gives at most one issue: nothing when the length *is* that number, `<=`
+    when it converts to a greater number, `>=` otherwise (also when it is not a number)."""
     if isinstance(value, str):
         length, noun = units(value), "string"
     elif isinstance(value, list):
@@ -245,6 +252,16 @@ def length_rule(value, path, minimum, maximum):
         length, noun = _to_number(value["length"]), "unknown"
     else:
         return []  # numbers, booleans, null and absent values have no length
+    if exact:
+        # The equality does not convert: a `length` member "2", [2] or "0b10" is not the number 2.
+        raw = value["length"] if noun == "unknown" else length
+        if isinstance(raw, (int, float)) and not isinstance(raw, bool) and raw == minimum:
+            return []
+        if length > maximum:  # False for a length that is not a number
+            minimum = None
+        else:
+            maximum = None
+            length = float("nan")  # fails the remaining bound, as "2" or "0b10" must
 
     def wording(op, n):
         if noun == "unknown":
@@ -327,8 +344,33 @@ def boolean_node(value, path):
     return [type_issue(path, "boolean", value)], None
 
 
+def raw_string(value, path):
+    """Kind `raw` (§4.0): any string, kept verbatim, no bounds (so no length rule either)."""
+    if not isinstance(value, str):
+        return [type_issue(path, "string", value)], None
+    return [], value
+
+
+def integer_pair(value, path):
+    """`view_range` (§2.1.4): an array of exactly two integers, each within the safe range. The
+    elements are checked first, then the length, even when elements failed."""
+    if not isinstance(value, list):
+        return [type_issue(path, "array", value)] + length_rule(value, path, 2, 2, exact=True), None
+    element = number_node(integer=True)
+    issues, output = [], []
+    for index, item in enumerate(value):
+        found, normalized = element(item, path + [index])
+        issues += found
+        output.append(normalized)
+    if len(value) < 2:
+        issues.append(issue("too_small", path, "Too small: expected array to have >=2 items"))
+    elif len(value) > 2:
+        issues.append(issue("too_big", path, "Too big: expected array to have <=2 items"))
+    return issues, output
+
+
 # ---------------------------------------------------------------------------------------------
-# Closed objects and the tools (§2.1.2, §4.2, §4.8, §4.9)
+# Closed objects and the tools (§2.1.2, §4.2, §4.7, §4.8, §4.9)
 # ---------------------------------------------------------------------------------------------
 
 # A field: (name, checker, required, default). Absent optional fields without a default stay
@@ -469,6 +511,58 @@ def url_rule(url):
     return []
 
 
+# --- the branch rules of str_replace_editor (§4.7) ----------------------------------------------
+
+# The fields each command consumes besides `command` and `path`, in declared order.
+EDITOR_MATRIX = {"view": ("view_range",), "create": ("file_text",),
+                 "str_replace": ("old_str", "new_str"), "insert": ("new_str", "insert_line")}
+EDITOR_OPTIONAL = ("file_text", "old_str", "new_str", "insert_line", "view_range")
+
+
+def editor_rules(output):
+    """The rules run in this order; the caller keeps the first 8 issues."""
+    command = output["command"]
+    consumed = EDITOR_MATRIX[command]
+    expected = "only command, path, " + ", ".join(consumed)
+    out = [issue("invalid_value", [name], "%s is not consumed by command %s" % (name, command),
+                 expected)
+           for name in EDITOR_OPTIONAL if name in output and name not in consumed]
+    if output["path"].strip(WHITESPACE) == "":  # blank, with the trim set of §6.2
+        out.append(issue(
+            "missing_value", ["path"], "path must be a non-empty path",
+            "a non-empty file or directory path (spaces inside the name are preserved)"))
+    if command == "create" and "file_text" not in output:
+        out.append(issue("missing_value", ["file_text"],
+                         "create requires file_text (an explicitly empty string is allowed)",
+                         'a string, including ""'))
+    if command == "str_replace":
+        if "old_str" not in output:
+            out.append(issue("missing_value", ["old_str"], "str_replace requires old_str",
+                             "the exact non-empty text to replace"))
+        elif output["old_str"] == "":  # whitespace-only is fine: old_str is not trimmed
+            out.append(issue("invalid_value", ["old_str"], "old_str must be a non-empty exact "
+                             "string", "a non-empty literal string"))
+    if command == "insert":
+        if "new_str" not in output:
+            out.append(issue("missing_value", ["new_str"],
+                             "insert requires new_str (an explicitly empty string is allowed)",
+                             'a string, including ""'))
+        if "insert_line" not in output:
+            out.append(issue("missing_value", ["insert_line"],
+                             "insert requires an integer insert_line >= 0", "an integer >= 0"))
+    if "view_range" in output:  # whatever the command
+        # Safe integers after the structural phase; int() also writes -0 as 0.
+        start, end = (int(n) for n in output["view_range"])
+        if start < 1:
+            out.append(issue("too_small", ["view_range"],
+                             "view_range start %d must be >= 1" % start, "start >= 1"))
+        if end != -1 and end < start:
+            out.append(issue("invalid_value", ["view_range"],
+                             "view_range end %d must be -1 or >= start %d" % (end, start),
+                             "end = -1 or end >= start"))
+    return out
+
+
 # --- the tool table ----------------------------------------------------------------------------
 
 TOOLS = {
@@ -483,6 +577,15 @@ TOOLS = {
         ("format", enum_node("markdown", "text", "html"), False, "markdown"),
         ("timeout", number_node(exclusive_minimum=0, maximum=120), False, 30),
     ], lambda output: url_rule(output["url"])),
+    "str_replace_editor": ([
+        ("command", enum_node("view", "create", "str_replace", "insert"), True, NO_DEFAULT),
+        ("path", raw_string, True, NO_DEFAULT),
+        ("file_text", raw_string, False, NO_DEFAULT),
+        ("old_str", raw_string, False, NO_DEFAULT),
+        ("new_str", raw_string, False, NO_DEFAULT),
+        ("insert_line", number_node(minimum=0, integer=True), False, NO_DEFAULT),
+        ("view_range", integer_pair, False, NO_DEFAULT),
+    ], editor_rules),
 }
 
 
@@ -497,6 +600,282 @@ def validate(tool, value):
     if issues:
         return "reject", issues[:8]  # §2.1.11: the cap
     return "accept", output
+
+
+def one_line(issues):
+    """The one-line form of a refusal (§1.6): `INVALID_INPUT: ` and the parts joined with ` | `."""
+    parts = []
+    for found in issues:
+        part = found["path"] + ": " + found["message"]
+        if found.get("expected"):
+            part += "; expected " + found["expected"]
+        if "received" in found:
+            part += "; received " + found["received"]
+        parts.append(truncate(part, 200))
+    return truncate("INVALID_INPUT: " + " | ".join(parts), 1800)
+
+
+# ---------------------------------------------------------------------------------------------
+# Executing str_replace_editor (execution.md §0, §2)
+# ---------------------------------------------------------------------------------------------
+#
+# The editor's texts count, cut, search and sort UTF-16 code units (execution.md §0.2), while a
+# Python str counts code points. So every text of a call is first turned into a *unit string*: a
+# str with one character per UTF-16 unit (an astral character becomes its two surrogates, as
+# separate characters). len(), slicing, find(), split() and sorting then work on units. Sending a
+# unit string needs no conversion back: json.dumps(ensure_ascii=True) writes the two surrogates
+# of a pair as "\ud83d\ude00", which is exactly how it writes the astral character itself.
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _surrogates(match):
+    c = ord(match.group()) - 0x10000
+    return chr(0xD800 + (c >> 10)) + chr(0xDC00 + (c & 0x3FF))
+
+
+def to_units(s):
+    """The unit string of s (lone surrogates from JSON escapes are already one unit each)."""
+    return _ASTRAL.sub(_surrogates, s)
+
+
+def utf8(text):
+    """The UTF-8 bytes of a unit string: pairs joined again, each lone surrogate as U+FFFD."""
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace").encode("utf-8")
+
+
+def decode(data):
+    """A file's bytes as a unit string. Python's 'replace' handler writes one U+FFFD per maximal
+    ill-formed subsequence, as §0.2 asks; a BOM stays (this is 'utf-8', not 'utf-8-sig')."""
+    return to_units(data.decode("utf-8", "replace"))
+
+
+MAX_VIEW = 16000
+CLIPPED = ("<response clipped><NOTE>To save on context only part of this file was been shown to "
+           "you. You should retry this tool after you have searched inside the file with `grep -n` "
+           "in order to find the line numbers of what you are looking for.</NOTE>")
+LISTING_SKIPPED = ("node_modules", "__pycache__")
+
+# The runtime's texts for filesystem failures (§2.8): libuv's error names and descriptions, which
+# Node and Bun put in their messages. Other errors fall back to the C library's wording.
+LIBUV_ERRORS = {
+    errno.ENOENT: "no such file or directory", errno.ENOTDIR: "not a directory",
+    errno.EISDIR: "illegal operation on a directory", errno.EACCES: "permission denied",
+    errno.EPERM: "operation not permitted", errno.EEXIST: "file already exists",
+    errno.ENAMETOOLONG: "name too long", errno.ENOSPC: "no space left on device",
+    errno.EROFS: "read-only file system", errno.ENOTEMPTY: "directory not empty",
+    errno.EBUSY: "resource busy or locked", errno.ELOOP: "too many symbolic links encountered",
+    errno.EIO: "i/o error",
+}
+
+
+class Raised(Exception):
+    """The call raises (a scenario's `throws`): the filesystem failed (§2.8)."""
+
+
+class Refused(Exception):
+    """The call returns an `Error: ` text."""
+
+
+def raised(error, syscall, path):
+    """`<CODE>: <description>, <syscall> '<path>'` (the path with lone surrogates as U+FFFD).
+    A path with a NUL byte, which no system call takes (Python raises ValueError), is an EIO."""
+    number = getattr(error, "errno", None) or errno.EIO
+    code = errno.errorcode.get(number, "EIO")
+    description = LIBUV_ERRORS.get(number) or os.strerror(number).lower()
+    shown = utf8(path).decode("utf-8")
+    return Raised("%s: %s, %s '%s'" % (code, description, syscall, shown))
+
+
+def status(os_path):
+    """The path's status following symbolic links, or None when it cannot be read (§2.2)."""
+    try:
+        return os.stat(os_path)
+    except (OSError, ValueError):  # ValueError: a NUL inside the path
+        return None
+
+
+def snapshot(st):
+    """What freshness compares (§2.1): modification time, and the size of a regular file."""
+    return st.st_mtime_ns, st.st_size if stat.S_ISREG(st.st_mode) else 0
+
+
+def clip(text):
+    """A unit string cut to 16,000 units and marked, when it is longer (§2.3 step 10)."""
+    return text if len(text) <= MAX_VIEW else text[:MAX_VIEW] + CLIPPED
+
+
+class Editor:
+    """One call of str_replace_editor in a session. `session` maps path strings, as typed, to
+    snapshots. Methods return the text of the call, or raise Refused or Raised."""
+
+    def __init__(self, call, session):
+        self.call, self.session = call, session
+        self.path = call["path"]
+        self.os_path = utf8(self.path)  # a bytes path: no file name holds a lone surrogate
+
+    def run(self):
+        path = self.path
+        if not path.startswith("/"):  # §2.2
+            return ("Error: The path %s is not an absolute path, it should start with `/`. "
+                    "Maybe you meant /%s?" % (path, path))
+        command = self.call["command"]
+        if command == "view":
+            return self.view()
+        if command == "create":
+            return self.create()
+        return self.edit(self.replace if command == "str_replace" else self.insert)
+
+    # --- helpers shared by the commands ---
+
+    def existing(self):
+        st = status(self.os_path)
+        if st is None:
+            raise Refused("Error: The path %s does not exist. Please provide a valid path."
+                          % self.path)
+        return st
+
+    def read(self):
+        try:
+            with open(self.os_path, "rb") as f:
+                return decode(f.read())
+        except (OSError, ValueError) as exc:
+            raise raised(exc, "open", self.path)
+
+    def write(self, text):
+        try:
+            with open(self.os_path, "wb") as f:
+                f.write(utf8(text))
+        except (OSError, ValueError) as exc:
+            raise raised(exc, "open", self.path)
+        st = status(self.os_path)
+        if st is not None:  # record the snapshot taken after writing
+            self.session[self.path] = snapshot(st)
+
+    # --- view (§2.3, §2.4) ---
+
+    def view(self):
+        st = self.existing()
+        view_range = self.call.get("view_range")
+        if stat.S_ISDIR(st.st_mode):
+            if view_range is not None:
+                raise Refused("Error: The `view_range` parameter is not allowed when `path` "
+                              "points to a directory.")
+            return self.listing()
+        seen = snapshot(st)  # taken before the file is read
+        lines = self.read().split("\n")
+        n = len(lines)
+        header = ("Here's the content of %s with line numbers (which has a total of %d lines)"
+                  % (self.path, n))
+        first, last = 1, n
+        if view_range is not None:
+            a, b = (int(x) for x in view_range)
+            if a > n:
+                raise Refused("Error: Invalid `view_range`: [%d, %d]. Its first element `%d` "
+                              "should be within the range of lines of the file: [1, %d]"
+                              % (a, b, a, n))
+            if b > n:
+                raise Refused("Error: Invalid `view_range`: [%d, %d]. Its second element `%d` "
+                              "should be smaller than the number of lines in the file: `%d`"
+                              % (a, b, b, n))
+            header += " with view_range=[%d, %d]" % (a, b)
+            first, last = a, (n if b == -1 else b)
+        rows = "".join("%6d  %s\n" % (i, lines[i - 1]) for i in range(first, last + 1))
+        text = clip(header + ":\n" + rows)
+        self.session[self.path] = seen
+        return text
+
+    def listing(self):
+        """Two levels, hidden and cache entries skipped, sorted by path in UTF-16 order (§2.4).
+        A listing records nothing."""
+        rows = [(self.path, "d")]
+        try:
+            for is_dir, name, entry_path in self.entries(self.os_path):
+                shown = self.path + "/" + name
+                rows.append((shown, "d" if is_dir else "f"))
+                if is_dir:  # the first level is entered, the second is not
+                    for inner_is_dir, inner_name, _ in self.entries(entry_path):
+                        rows.append((shown + "/" + inner_name, "d" if inner_is_dir else "f"))
+        except OSError as exc:
+            raise raised(exc, "scandir", self.path)
+        rows.sort(key=lambda row: row[0])  # unit strings: code point order is unit order
+        body = "".join("%s\t%s\n" % (kind, shown) for shown, kind in rows)
+        return ("Here're the files and directories up to 2 levels deep in %s, excluding hidden "
+                "items, node_modules, and Python cache directories:\n%s\n"
+                % (self.path, clip(body)))
+
+    @staticmethod
+    def entries(directory):
+        """(is a directory, name as a unit string, path) of the listed entries; a symbolic link
+        is never a directory here."""
+        out = []
+        with os.scandir(directory) as found:
+            for entry in found:
+                name = decode(entry.name)
+                if name.startswith(".") or name in LISTING_SKIPPED:
+                    continue
+                out.append((entry.is_dir(follow_symlinks=False), name, entry.path))
+        return out
+
+    # --- create (§2.5) ---
+
+    def create(self):
+        if status(self.os_path) is not None:
+            raise Refused("Error: File already exists at: %s. Cannot overwrite files using "
+                          "command `create`." % self.path)
+        self.write(self.call["file_text"])
+        return "New file created successfully at: %s" % self.path
+
+    # --- str_replace and insert (§2.6, §2.7) ---
+
+    def edit(self, change):
+        st = self.existing()
+        if stat.S_ISDIR(st.st_mode):
+            raise Refused("Error: The path %s is a directory and only the `view` command can be "
+                          "used on directories" % self.path)
+        seen = self.session.get(self.path)
+        if seen is not None and seen != snapshot(st):  # drifted; unread and fresh may edit
+            raise Refused("Error: The file %s has changed since it was last viewed. Run the view "
+                          "command again before editing." % self.path)
+        self.write(change(self.read()))
+        return "The file %s has been edited successfully." % self.path
+
+    def replace(self, text):
+        old, new = self.call["old_str"], self.call.get("new_str", "")
+        found, at = [], text.find(old)
+        while at != -1:  # left to right, without overlap
+            found.append(at)
+            at = text.find(old, at + len(old))
+        if not found:
+            raise Refused("Error: No replacement was performed, old_str `%s` did not appear "
+                          "verbatim in %s." % (old, self.path))
+        if len(found) > 1:
+            lines = ", ".join(str(1 + text.count("\n", 0, at)) for at in found)
+            raise Refused("Error: No replacement was performed. Multiple occurrences of old_str "
+                          "`%s` in lines [%s]. Please ensure it is unique" % (old, lines))
+        return text[:found[0]] + new + text[found[0] + len(old):]
+
+    def insert(self, text):
+        pieces, n = text.split("\n"), int(self.call["insert_line"])
+        if n > len(pieces):
+            raise Refused("Error: Invalid `insert_line` parameter: %d. It should be within the "
+                          "range of lines of the file: [0, %d]" % (n, len(pieces)))
+        return "\n".join(pieces[:n] + self.call["new_str"].split("\n") + pieces[n:])
+
+
+def execute(tool, value, session):
+    """One call: ("output", text) or ("throws", text). The input is validated first, and a
+    refused input is returned as `Error: ` and its one-line form (execution.md §0.1)."""
+    verdict, payload = validate(tool, value)
+    if verdict == "reject":
+        return "output", "Error: " + one_line(payload)
+    call = {name: to_units(v) if isinstance(v, str) else v for name, v in payload.items()}
+    try:
+        return "output", Editor(call, session).run()
+    except Refused as exc:
+        return "output", exc.args[0]
+    except Raised as exc:
+        return "throws", exc.args[0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -521,6 +900,10 @@ def send(message):
     sys.stdout.flush()
 
 
+# The tools whose calls this peer executes (scenarios, interfaces.md §9.2).
+SCENARIO_TOOLS = ("str_replace_editor",)
+
+
 def answer_check(message):
     seq = to_json_value(message.get("seq"))
     tool = message.get("tool")
@@ -536,7 +919,29 @@ def answer_check(message):
     return {"type": "result", "seq": seq, verdict: to_json_value(payload)}
 
 
+def answer_exec(message, sessions):
+    seq = to_json_value(message.get("seq"))
+    tool = message.get("tool")
+    if tool not in SCENARIO_TOOLS:
+        return {"type": "result", "seq": seq, "error": "tool %r is not executed" % (tool,)}
+    if "input" not in message:
+        return {"type": "result", "seq": seq, "error": "the exec has no input"}
+    session = sessions.setdefault(session_key(message), {})
+    try:
+        kind, text = execute(tool, message["input"], session)
+    except Exception as exc:  # a bug here should not kill the session
+        print("vvoc_peer: error on seq %r: %r" % (seq, exc), file=sys.stderr)
+        return {"type": "result", "seq": seq, "error": "internal error: %s" % exc}
+    return {"type": "result", "seq": seq, kind: text}
+
+
+def session_key(message):
+    """Sessions are named by the runner; any JSON value works as a name."""
+    return json.dumps(message.get("session"), sort_keys=True)
+
+
 def main():
+    sessions = {}  # session name -> {path string as typed: snapshot} (execution.md §2.1)
     for raw in sys.stdin.buffer:
         line = raw.decode("utf-8", "replace").strip()
         if not line:
@@ -549,9 +954,16 @@ def main():
         kind = message.get("type") if isinstance(message, dict) else None
         if kind == "hello":
             send({"type": "hello", "protocol": 1, "implementation": IMPLEMENTATION,
-                  "tools": ["web_search", "web_fetch", "work_item_list"]})
+                  "tools": list(TOOLS), "scenarios": list(SCENARIO_TOOLS)})
         elif kind == "check":
             send(answer_check(message))
+        elif kind == "exec":
+            send(answer_exec(message, sessions))
+        elif kind == "anchors":  # the read side of hashline_edit, which this peer does not run
+            send({"type": "result", "seq": to_json_value(message.get("seq")),
+                  "error": "anchors belong to hashline_edit, which this peer does not execute"})
+        elif kind == "end":  # no answer
+            sessions.pop(session_key(message), None)
         elif kind == "bye":
             return 0
         else:
