@@ -81,7 +81,7 @@ fn run(dir: &Path, peer: &str, scratch: &Path, extra: &[&str]) -> Output {
             "--scratch",
             scratch.to_str().expect("UTF-8"),
             "--timeout-ms",
-            "500",
+            "2000",
         ])
         .args(extra)
         .output()
