@@ -1,7 +1,6 @@
 //! The vvoc conformance harness: loads the contract vectors, runs them against the in-process
 //! reference or a peer process, compares at a chosen level, and reports.
 
-pub mod base64;
 pub mod child;
 pub mod compare;
 pub mod integrity;

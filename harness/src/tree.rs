@@ -1,6 +1,8 @@
 //! Directory trees of scenarios: the expected form (`files`, `after`), writing it, reading a scratch
 //! directory back without ever following a symbolic link, and the per-file differences of two trees.
 
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io;
@@ -226,7 +228,7 @@ pub fn show(entry: &Entry) -> String {
                 format!(
                     "{} bytes, not UTF-8, base64 {}",
                     bytes.len(),
-                    crate::base64::encode(bytes)
+                    BASE64.encode(bytes)
                 )
             }
             Err(_) => format!("{} bytes, not UTF-8", bytes.len()),
@@ -251,7 +253,7 @@ pub fn to_json(tree: &Tree) -> Json {
         let value = match entry {
             Entry::File(bytes) => match std::str::from_utf8(bytes) {
                 Ok(text) => Json::str(text),
-                Err(_) => single("base64", Json::str(&crate::base64::encode(bytes))),
+                Err(_) => single("base64", Json::str(&BASE64.encode(bytes))),
             },
             Entry::EmptyDir => Json::Null,
             Entry::Symlink(target) => single("symlink", Json::str(target)),

@@ -138,7 +138,10 @@ fn contents_are_text_base64_or_null_for_an_empty_directory() {
         (r#"{"d/": "x"}"#, "its value must be null"),
         (r#"{"a": null}"#, "null is only for an empty directory"),
         (r#"{"a": 5}"#, "a content is a string"),
-        (r#"{"a": {"base64": "YWI"}}"#, "multiple of 4"),
+        (
+            r#"{"a": {"base64": "YWI"}}"#,
+            "the base64 text is malformed: Invalid padding",
+        ),
         (
             r#"{"a": {"base64": "YQ==", "x": 1}}"#,
             "{\"base64\": \"...\"} and nothing else",
@@ -182,11 +185,22 @@ fn paths_given_to_a_tool_stay_inside_the_scenarios_directory() {
     assert!(call("rename", "{root}x").contains("names a sibling of the scenario's directory"));
     // A relative path that hashline_edit would resolve against the runner's working directory.
     assert!(call("rename", "x.txt").contains("call.rename \"x.txt\" is relative"));
+    // Judged by the text alone: a relative path is refused even where validation would refuse
+    // the call, so a file loads the same whatever implementation runs it.
     let refused_anyway = r#""files": {}, "steps": [{"call": {"filePath": "a", "edits": []}, "output": "Error: INVALID_INPUT: ..."}]"#;
     let dir = folder(&[("x.json", &scenario("hashline_edit", refused_anyway))]);
+    let error = load_suite(&[dir.path().to_owned()]).expect_err("a relative filePath");
+    assert!(
+        error
+            .to_string()
+            .contains("call.filePath \"a\" is relative"),
+        "{error}"
+    );
+    let blank = r#""files": {}, "steps": [{"call": {"filePath": "   ", "edits": [{"op": "append", "lines": ["x"]}]}, "output": "Error: INVALID_INPUT: ..."}]"#;
+    let dir = folder(&[("x.json", &scenario("hashline_edit", blank))]);
     assert!(
         load_suite(&[dir.path().to_owned()]).is_ok(),
-        "a refused input never runs, so its relative path is harmless"
+        "a blank path is refused by the contract itself, so it never runs"
     );
     let relative = r#""files": {}, "steps": [{"call": {"command": "view", "path": "a.txt"}, "output": "Error: ..."}]"#;
     let dir = folder(&[("x.json", &scenario("str_replace_editor", relative))]);

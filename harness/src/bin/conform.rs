@@ -136,8 +136,9 @@ struct RunArgs {
     /// Check every protocol message, both ways, against the protocol schemas.
     #[arg(long)]
     validate_protocol: bool,
-    /// The folder in which each scenario gets its scratch directory (default /tmp). Each
-    /// directory's path is exactly 40 characters, so the folder's path must be short.
+    /// The folder in which each scenario gets its scratch directory (default /dev/shm where it
+    /// exists, else /tmp). Each directory's path is exactly 40 characters, so the folder's path
+    /// must be short; a peer must be able to read and write there.
     #[arg(long, value_name = "DIR")]
     scratch: Option<PathBuf>,
 }
