@@ -1,9 +1,10 @@
 //! The mutation rows, checked without building anything: ids unique, files present, each `find`
-//! occurring exactly once, `caught_by` naming real vectors, and one row or more per inventory rule.
+//! occurring exactly once, `caught_by` naming real vectors or scenarios, and one row or more per
+//! inventory rule.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use vvoc_harness::vectors::load;
+use vvoc_harness::suite::load_suite;
 use vvoc_reference::inventory::inventory;
 use xtask::mutants::rows::{self, Row};
 use xtask::workspace_root;
@@ -33,10 +34,10 @@ fn every_row_finds_its_text_exactly_once_in_an_existing_file() {
 
 #[test]
 fn caught_by_names_existing_vectors() {
-    let vectors: BTreeSet<String> = load(&[workspace_root().join("vectors")])
-        .expect("the vectors load")
-        .iter()
-        .map(|v| v.name())
+    let vectors: BTreeSet<String> = load_suite(&[workspace_root().join("vectors")])
+        .expect("the vectors and scenarios load")
+        .names
+        .into_iter()
         .collect();
     let mut problems = Vec::new();
     for row in all_rows() {
@@ -45,7 +46,7 @@ fn caught_by_names_existing_vectors() {
         }
         for name in row.caught_by.iter().filter(|n| !vectors.contains(*n)) {
             problems.push(format!(
-                "{} ({}): caught_by names {name}, which is no vector",
+                "{} ({}): caught_by names {name}, which is no vector or scenario",
                 row.id, row.source
             ));
         }

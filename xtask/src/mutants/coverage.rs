@@ -1,4 +1,5 @@
-//! `cargo xtask mutants --coverage`: every inventory rule with its reject vectors and its rows.
+//! `cargo xtask mutants --coverage`: every inventory rule with its reject vectors (scenarios, for
+//! a rule of execution) and its rows.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -6,14 +7,15 @@ use std::path::Path;
 use anyhow::Result;
 use vvoc_harness::vectors::load;
 use vvoc_reference::inventory::inventory;
-use vvoc_reference::validate_traced;
+use vvoc_reference::{RuleId, validate_traced};
 
 use super::rows::Row;
 
 /// What covers one rule.
 #[derive(Clone, Debug, Default)]
 pub struct RuleCoverage {
-    /// Reject vectors with an issue from the rule.
+    /// Reject vectors with an issue from the rule; for a rule of execution, the scenarios its
+    /// rows must be caught by (the mutation run proves that they fail when the rule breaks).
     pub vectors: Vec<String>,
     /// Rows that break the rule.
     pub rows: Vec<String>,
@@ -44,10 +46,24 @@ pub fn coverage(root: &Path, rows: &[Row]) -> Result<Coverage> {
             }
         }
     }
+    let exec_rules: Vec<String> = inventory()
+        .into_iter()
+        .filter(RuleId::is_exec)
+        .map(|r| r.to_string())
+        .collect();
     let mut strays = Vec::new();
     for row in rows {
         match by_rule.get_mut(row.rule()) {
-            Some(entry) => entry.rows.push(row.id.clone()),
+            Some(entry) => {
+                entry.rows.push(row.id.clone());
+                if exec_rules.iter().any(|r| r == row.rule()) {
+                    for scenario in &row.caught_by {
+                        if !entry.vectors.contains(scenario) {
+                            entry.vectors.push(scenario.clone());
+                        }
+                    }
+                }
+            }
             None => strays.push(row.id.clone()),
         }
     }
