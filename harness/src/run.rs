@@ -14,24 +14,35 @@ use crate::scenario_records::ScenarioRecord;
 use crate::scenarios::Scenario;
 use crate::vectors::Vector;
 
-/// Which vectors a run takes.
+/// Which vectors and scenarios a run takes.
 #[derive(Clone, Debug, Default)]
 pub struct Selection {
     /// Only these tools (all when empty).
     pub tools: Vec<Tool>,
-    /// Only vectors whose full name contains this text.
+    /// Only vectors and scenarios whose full name contains this text.
     pub filter: Option<String>,
+    /// Only vectors, or only scenarios (both when `None`).
+    pub only: Option<Kind>,
+}
+
+/// The two kinds of test a suite holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Kind {
+    /// Accept and reject vectors: what a tool accepts.
+    Vectors,
+    /// Scenarios: what a valid call of an editor does.
+    Scenarios,
 }
 
 impl Selection {
     /// Whether the vector is selected.
     pub fn keeps(&self, vector: &Vector) -> bool {
-        self.keeps_name(vector.tool, &vector.name())
+        self.only != Some(Kind::Scenarios) && self.keeps_name(vector.tool, &vector.name())
     }
 
     /// Whether the scenario is selected.
     pub fn keeps_scenario(&self, scenario: &Scenario) -> bool {
-        self.keeps_name(scenario.tool, &scenario.name())
+        self.only != Some(Kind::Vectors) && self.keeps_name(scenario.tool, &scenario.name())
     }
 
     fn keeps_name(&self, tool: Tool, name: &str) -> bool {

@@ -1,4 +1,5 @@
-//! The example Python peer passes its subset with its known failures listed (when python3 exists).
+//! The example Python peer passes its subset, vectors and str_replace_editor scenarios, with its
+//! known failures listed (when python3 exists).
 
 use std::process::Command;
 
@@ -35,7 +36,12 @@ fn the_python_example_peer_passes_its_tools_with_its_known_failures() {
         "{stdout}{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    for tool in ["web_search", "web_fetch", "work_item_list"] {
+    for tool in [
+        "web_search",
+        "web_fetch",
+        "work_item_list",
+        "str_replace_editor",
+    ] {
         let row: Vec<&str> = stdout
             .lines()
             .find(|l| l.starts_with(tool))
@@ -51,5 +57,17 @@ fn the_python_example_peer_passes_its_tools_with_its_known_failures() {
             .next()
             .is_some_and(|h| h.contains("known-fail") && h.contains("unsupported")),
         "{stdout}"
+    );
+    // The scenario table: the peer executes str_replace_editor, and every scenario of it passes.
+    let scenarios: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.contains("scenarios"))
+        .find(|l| l.starts_with("str_replace_editor"))
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    assert!(
+        scenarios.len() >= 3 && scenarios[1] != "0" && scenarios[1] == scenarios[2],
+        "every str_replace_editor scenario passes through the Python peer: {stdout}"
     );
 }

@@ -1,5 +1,6 @@
-//! `cargo xtask bench`: checks per second in process, through `conform peer` with one and with
-//! several processes, and with one process started per check (the way toml-test runs decoders).
+//! `cargo xtask bench`: checks and scenarios per second in process, through `conform peer` with
+//! one and with several processes, and checks with one process started per check (the way
+//! toml-test runs decoders).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -11,12 +12,33 @@ use vvoc_harness::peer::{Event, PeerCommand, Session};
 use vvoc_harness::protocol::{ToPeer, parse_result};
 use vvoc_harness::vectors::load;
 
-/// One measured way of running the vectors.
+/// What a measurement counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Vectors checked.
+    Checks,
+    /// Scenarios run, every step and the final directory compared.
+    Scenarios,
+}
+
+impl Unit {
+    /// The unit's name in the table.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unit::Checks => "checks",
+            Unit::Scenarios => "scenarios",
+        }
+    }
+}
+
+/// One measured way of running the vectors or the scenarios.
 #[derive(Debug)]
 pub struct Measurement {
     /// What was measured.
     pub mode: String,
-    /// How many checks.
+    /// What `checks` counts.
+    pub unit: Unit,
+    /// How many checks or scenarios.
     pub checks: usize,
     /// How long they took.
     pub elapsed: Duration,
@@ -49,45 +71,51 @@ pub fn bench(root: &Path, jobs: usize, per_check_sample: usize) -> Result<Vec<Me
     }
     let conform = root.join("target/release/conform");
     let vectors = root.join("vectors");
-    let mut measurements = vec![conform_run(
-        &conform,
-        &vectors,
-        None,
-        "in process (reference)",
-    )?];
+    let mut measurements = conform_run(&conform, &vectors, None, "in process (reference)")?;
     let peer = format!("{} peer", conform.display());
-    measurements.push(conform_run(
+    measurements.extend(conform_run(
         &conform,
         &vectors,
         Some((&peer, 1)),
         "conform peer, 1 process",
     )?);
-    measurements.push(conform_run(
+    measurements.extend(conform_run(
         &conform,
         &vectors,
         Some((&peer, jobs)),
         &format!("conform peer, {jobs} processes"),
     )?);
     measurements.push(process_per_check(&peer, &vectors, per_check_sample)?);
+    // Checks first, then scenarios, each in the order measured.
+    measurements.sort_by_key(|m| m.unit == Unit::Scenarios);
     Ok(measurements)
 }
 
 /// The table `cargo xtask bench` prints.
 pub fn table(measurements: &[Measurement]) -> String {
     let mut out = format!(
-        "{:<36} {:>8} {:>9} {:>10}\n",
-        "mode", "checks", "seconds", "checks/s"
+        "{:<36} {:>10} {:>8} {:>9} {:>10}\n",
+        "mode", "unit", "count", "seconds", "per second"
     );
     for m in measurements {
         out.push_str(&format!(
-            "{:<36} {:>8} {:>9.3} {:>10.0}\n",
+            "{:<36} {:>10} {:>8} {:>9.3} {:>10.0}\n",
             m.mode,
+            m.unit.as_str(),
             m.checks,
             m.elapsed.as_secs_f64(),
             m.rate()
         ));
     }
-    if let (Some(persistent), Some(per_check)) = (measurements.get(1), measurements.last()) {
+    let find = |mode: &str| {
+        measurements
+            .iter()
+            .find(|m| m.unit == Unit::Checks && m.mode == mode)
+    };
+    if let (Some(persistent), Some(per_check)) = (
+        find("conform peer, 1 process"),
+        find("one process per check"),
+    ) {
         out.push_str(&format!(
             "the persistent protocol (1 process) is {:.0} times faster than one process per check\n",
             persistent.rate() / per_check.rate()
@@ -96,41 +124,56 @@ pub fn table(measurements: &[Measurement]) -> String {
     out
 }
 
-/// Runs `conform run` (in process, or against a peer with `jobs` processes) and reads its timing.
+/// Runs `conform run` (in process, or against a peer with `jobs` processes) and reads its timings:
+/// the vectors', and the scenarios' when the summary has them.
 fn conform_run(
     conform: &Path,
     vectors: &Path,
     peer: Option<(&str, usize)>,
     mode: &str,
-) -> Result<Measurement> {
+) -> Result<Vec<Measurement>> {
     let mut command = Command::new(conform);
     command.arg("run").arg("--vectors").arg(vectors);
     if let Some((peer, jobs)) = peer {
         command.args(["--peer", peer, "--jobs", &jobs.to_string()]);
     }
+    if peer.is_none() {
+        // In process, `--jobs` sets how many scenarios run at once.
+        command.args(["--jobs", "2"]);
+    }
     let output = command
         .output()
         .with_context(|| format!("cannot run {}", conform.display()))?;
     let stdout = String::from_utf8_lossy(&output.stdout);
-    // The summary's last line reads "<checks> checks in <seconds> s: ...".
-    let line = stdout
-        .lines()
-        .find(|l| l.contains(" checks in "))
-        .with_context(|| format!("no timing in:\n{stdout}"))?;
+    let mut measurements = vec![
+        timing(&stdout, Unit::Checks, mode)?
+            .with_context(|| format!("no timing of the checks in:\n{stdout}"))?,
+    ];
+    measurements.extend(timing(&stdout, Unit::Scenarios, mode)?);
+    Ok(measurements)
+}
+
+/// The timing line of one unit in a summary: "<count> <unit> in <seconds> s: ...".
+fn timing(stdout: &str, unit: Unit, mode: &str) -> Result<Option<Measurement>> {
+    let marker = format!(" {} in ", unit.as_str());
+    let Some(line) = stdout.lines().find(|l| l.contains(&marker)) else {
+        return Ok(None);
+    };
     let mut words = line.split_whitespace();
     let checks: usize = words
         .next()
         .and_then(|w| w.parse().ok())
-        .context("no check count")?;
+        .with_context(|| format!("no count in {line:?}"))?;
     let seconds: f64 = words
         .nth(2)
         .and_then(|w| w.parse().ok())
-        .context("no seconds")?;
-    Ok(Measurement {
+        .with_context(|| format!("no seconds in {line:?}"))?;
+    Ok(Some(Measurement {
         mode: mode.to_owned(),
+        unit,
         checks,
         elapsed: Duration::from_secs_f64(seconds),
-    })
+    }))
 }
 
 /// Starts a fresh `conform peer` for each of the first `sample` vectors.
@@ -157,6 +200,7 @@ fn process_per_check(peer: &str, vectors: &Path, sample: usize) -> Result<Measur
     }
     Ok(Measurement {
         mode: "one process per check".to_owned(),
+        unit: Unit::Checks,
         checks,
         elapsed: started.elapsed(),
     })

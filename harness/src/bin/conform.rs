@@ -107,6 +107,9 @@ struct RunArgs {
     /// Only vectors and scenarios whose name (`<tool>:<id>`) contains this text.
     #[arg(long, value_name = "TEXT")]
     filter: Option<String>,
+    /// Only the vectors, or only the scenarios (default: both).
+    #[arg(long, value_enum, value_name = "KIND")]
+    only: Option<vvoc_harness::run::Kind>,
     /// How much must match: verdict, first, issues or exact.
     #[arg(long, default_value = "exact", value_name = "LEVEL")]
     level: Level,

@@ -161,6 +161,7 @@ pub fn run(options: &Options) -> Result<u8> {
         &base.join("report-baseline"),
         Duration::from_secs(600),
         None,
+        None,
     )?;
     let baseline_run = run_started.elapsed();
     match &baseline {
@@ -294,6 +295,16 @@ struct Mutant {
     find: String,
     replace: String,
     rows: Vec<Row>,
+}
+
+impl Mutant {
+    /// The vectors and scenarios that must fail for every row of this mutant to be caught.
+    fn needed(&self) -> Vec<String> {
+        self.rows
+            .iter()
+            .flat_map(|r| r.caught_by.iter().cloned())
+            .collect()
+    }
 }
 
 /// The switched phase, in worker 0's copy: one build for every mutant whose change is an
@@ -444,7 +455,7 @@ fn run_switched(
     }
     let build_time = build_started.elapsed();
     // The switched build with no mutant active must still pass, or its results mean nothing.
-    match suite::run(scratch, &base.join("report-switch"), limits.run, None)? {
+    match suite::run(scratch, &base.join("report-switch"), limits.run, None, None)? {
         Step::Done(result) if result.failures.is_empty() => {}
         _ => {
             eprintln!(
@@ -469,11 +480,13 @@ fn run_switched(
                 let report = base.join(format!("report-switch-{worker}"));
                 while let Some((id, mutant, _)) = work.lock().ok().and_then(|mut q| q.pop_front()) {
                     let started = Instant::now();
-                    let result = match suite::run(scratch, &report, limits.run, Some(id)) {
-                        Ok(Step::Done(suite)) => MutantResult::Ran(suite),
-                        Ok(Step::TimedOut) => MutantResult::TimedOut,
-                        Err(error) => MutantResult::Unviable(format!("{error:#}")),
-                    };
+                    let needed = mutant.needed();
+                    let result =
+                        match suite::run(scratch, &report, limits.run, Some(id), Some(&needed)) {
+                            Ok(Step::Done(suite)) => MutantResult::Ran(suite),
+                            Ok(Step::TimedOut) => MutantResult::TimedOut,
+                            Err(error) => MutantResult::Unviable(format!("{error:#}")),
+                        };
                     let rows = finish(&mutant, &result, started.elapsed(), "switched");
                     progress.record(&rows);
                     if let Ok(mut done) = done.lock() {
@@ -593,10 +606,12 @@ fn rebuild(
         Ok(match suite::build(scratch, limits.build)? {
             Step::TimedOut => MutantResult::TimedOut,
             Step::Done(Err(failure)) => MutantResult::Unviable(failure.log),
-            Step::Done(Ok(_)) => match suite::run(scratch, report, limits.run, None)? {
-                Step::Done(suite) => MutantResult::Ran(suite),
-                Step::TimedOut => MutantResult::TimedOut,
-            },
+            Step::Done(Ok(_)) => {
+                match suite::run(scratch, report, limits.run, None, Some(&mutant.needed()))? {
+                    Step::Done(suite) => MutantResult::Ran(suite),
+                    Step::TimedOut => MutantResult::TimedOut,
+                }
+            }
         })
     })();
     scratch.write(&mutant.file, &original)?;

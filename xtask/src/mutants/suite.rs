@@ -74,12 +74,50 @@ fn cargo_build(scratch: &Scratch, json: bool) -> Command {
     command
 }
 
-/// Runs the built suite over the copy's vectors; `mutant` selects a switched mutant.
+/// Runs the built suite over the copy's vectors and scenarios; `mutant` selects a switched mutant.
+///
+/// With `needed` (the names a mutant's rows must fail), the vectors run first, and the scenarios
+/// only when the vectors did not already fail on every needed name: the rows' outcome cannot
+/// change then, and most rows break input rules, which vectors catch without the scenarios'
+/// file work. Without `needed` (the baselines) everything runs.
 pub fn run(
     scratch: &Scratch,
     report: &Path,
     limit: Duration,
     mutant: Option<u32>,
+    needed: Option<&[String]>,
+) -> Result<Step<SuiteResult>> {
+    let Some(needed) = needed else {
+        return run_kind(scratch, report, limit, mutant, None);
+    };
+    let Step::Done(vectors) = run_kind(scratch, report, limit, mutant, Some("vectors"))? else {
+        return Ok(Step::TimedOut);
+    };
+    let caught = !vectors.failures.is_empty()
+        && needed
+            .iter()
+            .all(|name| vectors.failures.contains_key(name));
+    if caught {
+        return Ok(Step::Done(vectors));
+    }
+    let Step::Done(scenarios) = run_kind(scratch, report, limit, mutant, Some("scenarios"))? else {
+        return Ok(Step::TimedOut);
+    };
+    let mut failures = vectors.failures;
+    failures.extend(scenarios.failures);
+    Ok(Step::Done(SuiteResult {
+        failures,
+        vectors: vectors.vectors + scenarios.vectors,
+    }))
+}
+
+/// One `conform run` of the copy: everything, or `--only` one kind.
+fn run_kind(
+    scratch: &Scratch,
+    report: &Path,
+    limit: Duration,
+    mutant: Option<u32>,
+    only: Option<&str>,
 ) -> Result<Step<SuiteResult>> {
     let conform = scratch.target.join("mutants").join("conform");
     let _ = std::fs::remove_dir_all(report);
@@ -88,6 +126,9 @@ pub fn run(
         .current_dir(&scratch.tree)
         .args(["run", "--vectors", "vectors", "--report"])
         .arg(report);
+    if let Some(only) = only {
+        command.args(["--only", only]);
+    }
     match mutant {
         Some(id) => command.env(super::switch::ENV, id.to_string()),
         None => command.env_remove(super::switch::ENV),

@@ -26,6 +26,7 @@ pub(crate) fn run(args: RunArgs) -> Result<u8> {
     let selection = Selection {
         tools,
         filter: args.filter.clone(),
+        only: args.only,
     };
     let suite = load_all(&args.vectors)?;
     let known = match &args.known_failures {
