@@ -4,7 +4,7 @@ use std::fs::Metadata;
 use std::path::Path;
 
 use super::listing::listing;
-use super::text::{LF, Text, decode, encode, find, join_lf, number, split_lf};
+use super::text::{LF, Text, decode, encode, find, join_lf, member_units, number, split_lf};
 use super::{Outcome, Session, Snapshot, fs};
 use crate::js_string::JsString;
 use crate::json::{Json, Object};
@@ -16,7 +16,7 @@ pub(super) const CLIPPED: &str = "<response clipped><NOTE>To save on context onl
 
 /// Runs one accepted call of the editor (§2.2).
 pub(super) fn run(input: &Object, session: &mut Session) -> Outcome {
-    let path = units(input, "path");
+    let path = member_units(input, "path");
     if path.first() != Some(&u16::from(b'/')) {
         let mut out = Text::default();
         out.s("Error: The path ").u(&path);
@@ -139,7 +139,7 @@ fn create(
             .s(". Cannot overwrite files using command `create`.");
         return Err(Failure::Returned(out));
     }
-    fs::write(os_path, &encode(&units(input, "file_text")))
+    fs::write(os_path, &encode(&member_units(input, "file_text")))
         .map_err(|e| Failure::Raised(raised(&e, "open", path)))?;
     record(session, path, os_path);
     let mut out = Text::default();
@@ -188,8 +188,8 @@ fn edit(
 
 /// The text after `str_replace` (§2.6 steps 5 to 8).
 fn replace(input: &Object, path: &[u16], text: &[u16]) -> Result<Vec<u16>, Text> {
-    let old = units(input, "old_str");
-    let new = units(input, "new_str");
+    let old = member_units(input, "old_str");
+    let new = member_units(input, "new_str");
     let mut found = Vec::new();
     let mut from = 0;
     while let Some(at) = find(text, &old, from) {
@@ -244,7 +244,7 @@ fn insert(input: &Object, _path: &[u16], text: &[u16]) -> Result<Vec<u16>, Text>
         )).clone());
     }
     let n = n as usize;
-    let new = units(input, "new_str");
+    let new = member_units(input, "new_str");
     let mut parts: Vec<&[u16]> = pieces[..n].to_vec();
     parts.extend(split_lf(&new));
     parts.extend_from_slice(&pieces[n..]);
@@ -298,12 +298,4 @@ fn returned(s: &str) -> Failure {
 
 fn output(text: Text) -> Outcome {
     Outcome::Output(JsString::from_units(text.0))
-}
-
-fn units(object: &Object, name: &str) -> Vec<u16> {
-    object
-        .get(name)
-        .and_then(Json::as_string)
-        .map(|s| s.units().to_vec())
-        .unwrap_or_default()
 }

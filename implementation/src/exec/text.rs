@@ -1,6 +1,6 @@
 //! Text conventions of execution: decoding, encoding, splitting and numbers (`execution.md` §0.2).
 
-use crate::json::format_number;
+use crate::json::{Json, Object, format_number};
 use crate::text::is_trim_unit;
 
 /// Line feed.
@@ -72,6 +72,15 @@ pub(super) fn number(n: f64) -> String {
         return if n > 0.0 { "Infinity" } else { "-Infinity" }.to_owned();
     }
     format_number(n)
+}
+
+/// The units of the string member `name` of an accepted input (empty when absent).
+pub(super) fn member_units(object: &Object, name: &str) -> Vec<u16> {
+    object
+        .get(name)
+        .and_then(Json::as_string)
+        .map(|s| s.units().to_vec())
+        .unwrap_or_default()
 }
 
 /// A text builder over UTF-16 units, for the texts the tools return.

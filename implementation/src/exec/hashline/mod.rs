@@ -12,7 +12,7 @@ use std::path::{Component, Path, PathBuf};
 
 use self::canonical::{Canonical, canonicalize, line_list, restore};
 use crate::exec::fs;
-use crate::exec::text::{Text, decode, encode, join_lf};
+use crate::exec::text::{Text, decode, encode, join_lf, member_units};
 use crate::js_string::JsString;
 use crate::json::{Json, Object};
 
@@ -28,7 +28,7 @@ pub(super) fn run(input: &Object) -> JsString {
 
 /// The steps of §1.5 in order; `Err` is an error text without its `Error: ` prefix.
 fn call(input: &Object) -> Result<Vec<u16>, Vec<u16>> {
-    let file_path = units(input, "filePath");
+    let file_path = member_units(input, "filePath");
     let rename = input
         .get("rename")
         .and_then(Json::as_string)
@@ -203,12 +203,4 @@ fn with(parts: &[&str], tail: &[u16]) -> Vec<u16> {
     }
     out.u(tail);
     out.0
-}
-
-fn units(object: &Object, name: &str) -> Vec<u16> {
-    object
-        .get(name)
-        .and_then(Json::as_string)
-        .map(|s| s.units().to_vec())
-        .unwrap_or_default()
 }
