@@ -1,8 +1,10 @@
 //! The reference document (§8): rendered from the catalog, the published schemas and the
 //! documented examples, whose outcomes are computed by running the validators.
 
+/// Kept here for callers that import it from the document; the catalog owns it.
+pub use crate::catalog::vocabulary;
 use crate::catalog::{
-    self, CONTRACT_REVISION, CONTRACT_VERSION, Node, PACKAGE, REFERENCE_PATH, Tool, ToolSpec, prose,
+    CONTRACT_REVISION, CONTRACT_VERSION, PACKAGE, REFERENCE_PATH, Tool, ToolSpec, prose,
 };
 use crate::json::Json;
 use crate::schema::schema_of;
@@ -249,28 +251,4 @@ fn first_line(description: &str) -> String {
     let line = description.split(['\n', '\r']).next().unwrap_or_default();
     let units: Vec<u16> = line.encode_utf16().collect();
     crate::text::truncate(trim(&units), 240).to_string_lossy()
-}
-
-/// The values of a vocabulary field: its enum, or the literals of its union branches.
-pub fn vocabulary(spec: &ToolSpec, pattern: &str) -> Vec<&'static str> {
-    let mut values = Vec::new();
-    for field in catalog::resolve(&spec.fields, pattern) {
-        collect_values(&field.node, &mut values);
-    }
-    values
-}
-
-fn collect_values(node: &Node, values: &mut Vec<&'static str>) {
-    match node {
-        Node::Enum(options) => values.extend(options.iter().copied()),
-        Node::Literal(value) => values.push(value),
-        Node::Array(element, _) => collect_values(element, values),
-        Node::Union(branches) => branches.iter().for_each(|b| collect_values(b, values)),
-        Node::Object(_)
-        | Node::String(_)
-        | Node::Integer(_)
-        | Node::Number(_)
-        | Node::Boolean
-        | Node::Null => {}
-    }
 }

@@ -6,7 +6,8 @@ use std::fmt;
 ///
 /// The contract counts lengths, bounds and cuts in UTF-16 units, accepts lone surrogates in its
 /// inputs and can produce them in issue paths (a cut inside a surrogate pair), so neither `String`
-/// nor `serde_json` strings can carry its text faithfully.
+/// nor `serde_json` strings can carry its text faithfully. Its `Debug` form is the text
+/// JSON-quoted (§6.4), written beside JSON-quoting in `text.rs`.
 #[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct JsString(Vec<u16>);
 
@@ -126,12 +127,5 @@ impl fmt::Display for JsString {
             fmt::Write::write_char(f, c.unwrap_or(char::REPLACEMENT_CHARACTER))?;
         }
         Ok(())
-    }
-}
-
-/// Shows the text JSON-quoted, so lone surrogates and controls stay visible.
-impl fmt::Debug for JsString {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::text::json_quote(&self.0).to_string_lossy())
     }
 }

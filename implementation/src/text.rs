@@ -1,5 +1,7 @@
 //! Text semantics of the contract: the trimming set, cuts with an ellipsis, and JSON-quoting (§6).
 
+use std::fmt;
+
 use crate::js_string::JsString;
 
 /// The ellipsis that ends a cut text (U+2026).
@@ -64,6 +66,13 @@ pub fn json_quote(units: &[u16]) -> JsString {
     push_json_escaped(&mut out, units);
     out.push('"');
     out
+}
+
+/// Shows the text JSON-quoted, so lone surrogates and controls stay visible.
+impl fmt::Debug for JsString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&json_quote(self.units()).to_string_lossy())
+    }
 }
 
 /// Appends `units` escaped as the inside of a JSON string literal (§6.4).

@@ -514,5 +514,29 @@ fn objects_of(node: &Node) -> Vec<&[Field]> {
     }
 }
 
+/// The values of a vocabulary field: its enum, or the literals of its union branches.
+pub fn vocabulary(spec: &ToolSpec, pattern: &str) -> Vec<&'static str> {
+    let mut values = Vec::new();
+    for field in resolve(&spec.fields, pattern) {
+        collect_values(&field.node, &mut values);
+    }
+    values
+}
+
+fn collect_values(node: &Node, values: &mut Vec<&'static str>) {
+    match node {
+        Node::Enum(options) => values.extend(options.iter().copied()),
+        Node::Literal(value) => values.push(value),
+        Node::Array(element, _) => collect_values(element, values),
+        Node::Union(branches) => branches.iter().for_each(|b| collect_values(b, values)),
+        Node::Object(_)
+        | Node::String(_)
+        | Node::Integer(_)
+        | Node::Number(_)
+        | Node::Boolean
+        | Node::Null => {}
+    }
+}
+
 /// The note every 1.6.0 default carries in the document.
 const REAPPLIED: &str = "re-applied at execute time";

@@ -199,8 +199,7 @@ mod tests {
     use super::str_replace_editor::Command;
     use super::work_checkpoint::Action;
     use super::work_item_decide::Decision;
-    use crate::catalog::Tool;
-    use crate::document::vocabulary;
+    use crate::catalog::{Tool, vocabulary};
 
     fn catalog(tool: Tool, pattern: &str) -> Vec<&'static str> {
         vocabulary(tool.spec(), pattern)
