@@ -168,7 +168,9 @@ impl fmt::Display for Summary {
 pub fn generate(root: &Path, check: bool) -> Result<Summary> {
     let vectors = load(&[root.join("vectors")])?;
     let specs: Vec<&ToolSpec> = Tool::ALL.iter().map(|t| t.spec()).collect();
-    generate_outputs(root, &outputs(&specs, &vectors), check)
+    let mut outputs = outputs(&specs, &vectors);
+    outputs.push(crate::rules_page::output(root, &vectors)?);
+    generate_outputs(root, &outputs, check)
 }
 
 /// Generates (or checks) the given outputs under `root`.

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod docs;
 pub mod mutants;
+pub mod rules_page;
 
 use std::path::PathBuf;
 
