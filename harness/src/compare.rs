@@ -39,6 +39,18 @@ impl fmt::Display for Level {
     }
 }
 
+impl serde::Serialize for Level {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Level {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Level, D::Error> {
+        crate::json_ser::by_name(deserializer, &Level::ALL, Level::as_str)
+    }
+}
+
 impl FromStr for Level {
     type Err = String;
 

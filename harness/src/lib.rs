@@ -3,7 +3,9 @@
 
 pub mod child;
 pub mod compare;
+pub mod conformance;
 pub mod integrity;
+pub mod json_ser;
 pub mod junit;
 pub mod known;
 pub mod lint;

@@ -1,8 +1,10 @@
 //! What an implementation answered for one vector, and the outcome that answer earns.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
-use vvoc_reference::Verdict;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use vvoc_reference::{Tool, Verdict};
 
 use crate::compare::{Level, matches};
 
@@ -92,6 +94,76 @@ impl Outcome {
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Outcome {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Outcome {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Outcome, D::Error> {
+        crate::json_ser::by_name(deserializer, &Outcome::ALL, Outcome::as_str)
+    }
+}
+
+/// How many vectors (or scenarios) have each outcome, every outcome present, in report order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Tally(BTreeMap<Outcome, usize>);
+
+impl Tally {
+    /// Counts `outcomes`.
+    pub fn of(outcomes: impl IntoIterator<Item = Outcome>) -> Tally {
+        let mut counts: BTreeMap<Outcome, usize> = Outcome::ALL.map(|o| (o, 0)).into();
+        for outcome in outcomes {
+            *counts.entry(outcome).or_insert(0) += 1;
+        }
+        Tally(counts)
+    }
+
+    /// How many have `outcome`.
+    pub fn get(&self, outcome: Outcome) -> usize {
+        self.0.get(&outcome).copied().unwrap_or(0)
+    }
+
+    /// How many in all.
+    pub fn total(&self) -> usize {
+        self.0.values().sum()
+    }
+
+    /// How many fail the run.
+    pub fn failing(&self) -> usize {
+        self.0
+            .iter()
+            .filter(|(o, _)| o.fails_run())
+            .map(|(_, n)| n)
+            .sum()
+    }
+}
+
+/// Outcomes counted once for a whole run's vectors (or scenarios): in all, and per tool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tallies {
+    /// Every outcome.
+    pub all: Tally,
+    /// The outcomes of each tool that has any, in tool order.
+    pub by_tool: BTreeMap<Tool, Tally>,
+}
+
+impl Tallies {
+    /// Counts the outcomes, each with its tool.
+    pub fn of(outcomes: impl IntoIterator<Item = (Tool, Outcome)> + Clone) -> Tallies {
+        let mut tools: BTreeMap<Tool, Vec<Outcome>> = BTreeMap::new();
+        for (tool, outcome) in outcomes.clone() {
+            tools.entry(tool).or_default().push(outcome);
+        }
+        Tallies {
+            all: Tally::of(outcomes.into_iter().map(|(_, o)| o)),
+            by_tool: tools.into_iter().map(|(t, o)| (t, Tally::of(o))).collect(),
+        }
     }
 }
 

@@ -3,20 +3,25 @@
 //!
 //! Everything but durations is deterministic: results sorted by vector name, no absolute paths.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use vvoc_reference::{Json, Object, Tool};
+use vvoc_reference::Json;
 
 use crate::compare::{describe, strongest_match};
+use crate::conformance::{
+    Compared, Conformance, FORMAT, ImplementationReport, Received, ToolId, VectorDetail,
+    VectorResult, VectorTotals,
+};
+use crate::json_ser::{Embedded, to_json};
 use crate::outcome::{Answer, Outcome};
 use crate::run::{Record, RunResult};
 
 pub use crate::junit::junit;
 
-/// The version of the `conformance.json` format.
-pub const FORMAT: u32 = 1;
+/// What happened to a known failure that passes.
+pub(crate) const FIXED: &str =
+    "listed as a known failure but passes: remove it from the known-failure file";
 
 /// How many non-passing vectors the Markdown report shows in full.
 pub const MARKDOWN_DETAILS: usize = 200;
@@ -24,163 +29,117 @@ pub const MARKDOWN_DETAILS: usize = 200;
 /// Writes the three reports into `dir`, creating it.
 pub fn write_reports(dir: &Path, run: &RunResult) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
+    let report = conformance(run);
     std::fs::write(
         dir.join("conformance.json"),
-        format!("{}\n", json(run).to_pretty()),
+        format!("{}\n", report.to_json().to_pretty()),
     )?;
-    std::fs::write(dir.join("conformance.md"), markdown(run))?;
+    std::fs::write(dir.join("conformance.md"), render_markdown(&report, run))?;
     std::fs::write(dir.join("junit.xml"), junit(run))?;
     Ok(())
 }
 
 /// `conformance.json`.
 pub fn json(run: &RunResult) -> Json {
-    let mut root = Object::new();
-    root.insert("format", Json::Number(f64::from(FORMAT)));
-    let mut implementation = Object::new();
-    implementation.insert("name", Json::str(&run.implementation.name));
-    implementation.insert("version", Json::str(&run.implementation.version));
-    implementation.insert("language", Json::str(&run.implementation.language));
-    implementation.insert(
-        "tools",
-        Json::Array(
-            run.implementation
-                .tools
-                .iter()
-                .map(|t| Json::str(t))
-                .collect(),
-        ),
-    );
-    if !run.scenarios.is_empty() {
-        implementation.insert(
-            "scenarios",
-            Json::Array(
-                run.implementation
-                    .scenarios
-                    .iter()
-                    .map(|t| Json::str(t))
-                    .collect(),
-            ),
-        );
+    conformance(run).to_json()
+}
+
+/// The report of a run: totals counted once, results sorted by name.
+pub fn conformance(run: &RunResult) -> Conformance {
+    let i = &run.implementation;
+    let tallies = run.tallies();
+    let scenarios = crate::scenario_report::section(run);
+    Conformance {
+        format: FORMAT,
+        implementation: ImplementationReport {
+            name: i.name.clone(),
+            version: i.version.clone(),
+            language: i.language.clone(),
+            tools: i.tools.clone(),
+            scenarios: scenarios.as_ref().map(|_| i.scenarios.clone()),
+        },
+        vectors: Compared {
+            count: run.records.len(),
+            tools: tallies.by_tool.keys().copied().map(ToolId).collect(),
+        },
+        level: run.level,
+        totals: VectorTotals::from(tallies.all),
+        levels: run.level_passes().into_iter().collect(),
+        tools: tallies
+            .by_tool
+            .into_iter()
+            .map(|(tool, tally)| (ToolId(tool), VectorTotals::from(tally)))
+            .collect(),
+        results: sorted(run).into_iter().map(result).collect(),
+        scenarios,
+        stderr_tail: run.stderr_tail.clone(),
     }
-    root.insert("implementation", Json::Object(implementation));
-    let mut vectors = Object::new();
-    vectors.insert("count", count(run.records.len()));
-    let tools: Vec<Json> = by_tool(run).keys().map(|t| Json::str(t.id())).collect();
-    vectors.insert("tools", Json::Array(tools));
-    root.insert("vectors", Json::Object(vectors));
-    root.insert("level", Json::str(run.level.as_str()));
-    root.insert(
-        "totals",
-        outcome_counts(&run.records.iter().collect::<Vec<_>>()),
-    );
-    let mut levels = Object::new();
-    for (level, passing) in run.level_passes() {
-        levels.insert(level.as_str(), count(passing));
-    }
-    root.insert("levels", Json::Object(levels));
-    let mut tools = Object::new();
-    for (tool, records) in by_tool(run) {
-        tools.insert(tool.id(), outcome_counts(&records));
-    }
-    root.insert("tools", Json::Object(tools));
-    let results: Vec<Json> = sorted(run).into_iter().map(result).collect();
-    root.insert("results", Json::Array(results));
-    if !run.scenarios.is_empty() {
-        root.insert("scenarios", crate::scenario_report::json(run));
-    }
-    root.insert("stderr_tail", Json::str(&run.stderr_tail));
-    Json::Object(root)
 }
 
 /// `conformance.md`: what a reviewer reads in a pull request.
 pub fn markdown(run: &RunResult) -> String {
+    render_markdown(&conformance(run), run)
+}
+
+fn render_markdown(report: &Conformance, run: &RunResult) -> String {
     let mut out = String::new();
-    let failed = run.records.iter().filter(|r| r.outcome.fails_run()).count();
     let _ = writeln!(out, "# Conformance report\n");
-    let i = &run.implementation;
+    let i = &report.implementation;
     let _ = writeln!(
         out,
         "- Implementation: `{}` {} ({})",
         i.name, i.version, i.language
     );
+    let count = report.vectors.count;
     let _ = writeln!(
         out,
-        "- Vectors: {} compared at level `{}`",
-        run.records.len(),
-        run.level
+        "- Vectors: {count} compared at level `{}`",
+        report.level
     );
-    let failed_scenarios = run
+    let failed = report.totals.outcomes.failing();
+    let failed_scenarios = report
         .scenarios
-        .iter()
-        .filter(|r| r.outcome.fails_run())
-        .count();
+        .as_ref()
+        .map_or(0, |s| s.totals.outcomes.failing());
     let verdict = match (failed, failed_scenarios) {
         (0, 0) => "PASS".to_owned(),
         (_, 0) => format!("FAIL ({failed} vectors failed)"),
         (_, n) => format!("FAIL ({failed} vectors and {n} scenarios failed)"),
     };
     let _ = writeln!(out, "- Result: {verdict}");
-    let levels: Vec<String> = run
-        .level_passes()
+    let levels: Vec<String> = report
+        .levels
         .iter()
-        .map(|(l, n)| format!("{l} {n}/{}", run.records.len()))
+        .map(|(l, n)| format!("{l} {n}/{count}"))
         .collect();
     let _ = writeln!(out, "- Passing by level: {}\n", levels.join(", "));
-    let _ = write!(out, "| tool | vectors |");
-    for outcome in Outcome::ALL {
-        let _ = write!(out, " {} |", outcome.as_str());
-    }
-    let _ = write!(out, "\n| --- | ---: |");
-    for _ in Outcome::ALL {
-        out.push_str(" ---: |");
-    }
-    out.push('\n');
-    let mut row = |name: &str, records: &[&Record]| {
-        let _ = write!(out, "| {name} | {} |", records.len());
-        for outcome in Outcome::ALL {
-            let _ = write!(
-                out,
-                " {} |",
-                records.iter().filter(|r| r.outcome == outcome).count()
-            );
-        }
-        out.push('\n');
-    };
-    for (tool, records) in by_tool(run) {
-        row(&format!("`{tool}`"), &records);
-    }
-    row("**total**", &run.records.iter().collect::<Vec<_>>());
+    let rows = report
+        .tools
+        .iter()
+        .map(|(tool, totals)| (format!("`{}`", tool.0), &totals.outcomes));
+    out.push_str(&outcome_table(
+        "vectors",
+        rows.chain([("**total**".to_owned(), &report.totals.outcomes)]),
+    ));
     // Unsupported tools are counted in the table; listing each of their vectors would bury the rest.
-    let not_passing: Vec<&Record> = sorted(run)
-        .into_iter()
+    let not_passing: Vec<(&VectorResult, &VectorDetail)> = report
+        .results
+        .iter()
         .filter(|r| !matches!(r.outcome, Outcome::Pass | Outcome::Unsupported))
+        .filter_map(|r| Some((r, r.detail.as_ref()?)))
         .collect();
     if !not_passing.is_empty() {
         let _ = writeln!(out, "\n## Not passing ({})", not_passing.len());
-        for record in not_passing.iter().take(MARKDOWN_DETAILS) {
-            let _ = writeln!(
-                out,
-                "\n### `{}` ({})\n",
-                record.vector.name(),
-                record.outcome
-            );
-            let _ = writeln!(
-                out,
-                "{} (`{}`)\n",
-                what_happened(record),
-                record.vector.source
-            );
+        for (result, detail) in not_passing.iter().take(MARKDOWN_DETAILS) {
+            let _ = writeln!(out, "\n### `{}` ({})\n", result.vector, result.outcome);
+            let _ = writeln!(out, "{} (`{}`)\n", detail.what, result.file);
             let _ = writeln!(
                 out,
                 "Expected:\n\n```json\n{}\n```\n",
-                record.vector.expected.to_json().to_pretty()
+                detail.expected.0.to_pretty()
             );
-            let _ = writeln!(
-                out,
-                "Received:\n\n```json\n{}\n```",
-                received(&record.answer).to_pretty()
-            );
+            let received = to_json(&detail.received).unwrap_or(Json::Null);
+            let _ = writeln!(out, "Received:\n\n```json\n{}\n```", received.to_pretty());
         }
         if not_passing.len() > MARKDOWN_DETAILS {
             let _ = writeln!(
@@ -190,15 +149,39 @@ pub fn markdown(run: &RunResult) -> String {
             );
         }
     }
-    if !run.scenarios.is_empty() {
-        out.push_str(&crate::scenario_report::markdown(run));
+    if let Some(section) = &report.scenarios {
+        out.push_str(&crate::scenario_report::markdown(section, run));
     }
-    if !run.stderr_tail.trim().is_empty() {
+    if !report.stderr_tail.trim().is_empty() {
         let _ = writeln!(
             out,
             "\n## The peer's stderr (last bytes)\n\n```text\n{}\n```",
-            run.stderr_tail.trim_end()
+            report.stderr_tail.trim_end()
         );
+    }
+    out
+}
+
+/// The Markdown table of outcomes: a row per tool (name, counts), then the total row.
+pub(crate) fn outcome_table<'a>(
+    counted: &str,
+    rows: impl Iterator<Item = (String, &'a crate::outcome::Tally)>,
+) -> String {
+    let mut out = format!("| tool | {counted} |");
+    for outcome in Outcome::ALL {
+        let _ = write!(out, " {} |", outcome.as_str());
+    }
+    let _ = write!(out, "\n| --- | ---: |");
+    for _ in Outcome::ALL {
+        out.push_str(" ---: |");
+    }
+    out.push('\n');
+    for (name, tally) in rows {
+        let _ = write!(out, "| {name} | {} |", tally.total());
+        for outcome in Outcome::ALL {
+            let _ = write!(out, " {} |", tally.get(outcome));
+        }
+        out.push('\n');
     }
     out
 }
@@ -207,9 +190,7 @@ pub fn markdown(run: &RunResult) -> String {
 pub fn what_happened(record: &Record) -> String {
     match (&record.outcome, &record.answer) {
         (Outcome::Pass, _) => "passed".to_owned(),
-        (Outcome::Fixed, _) => {
-            "listed as a known failure but passes: remove it from the known-failure file".to_owned()
-        }
+        (Outcome::Fixed, _) => FIXED.to_owned(),
         (Outcome::Unsupported, _) => "the implementation does not implement this tool".to_owned(),
         (_, Answer::Verdict(received)) => describe(&record.vector.expected, received),
         (_, Answer::Error(text)) => format!("the implementation answered error: {text}"),
@@ -222,75 +203,47 @@ pub fn what_happened(record: &Record) -> String {
     }
 }
 
-fn result(record: &Record) -> Json {
-    let mut o = Object::new();
-    o.insert("vector", Json::str(&record.vector.name()));
-    o.insert("file", Json::str(&record.vector.source));
-    o.insert("outcome", Json::str(record.outcome.as_str()));
-    // Milliseconds with three decimals: enough to rank, few enough digits to read.
-    o.insert(
-        "duration_ms",
-        Json::Number((record.duration.as_secs_f64() * 1e6).round() / 1e3),
-    );
-    if record.outcome != Outcome::Pass {
-        o.insert("what", Json::str(&what_happened(record)));
-        o.insert("expected", record.vector.expected.to_json());
-        o.insert("received", received(&record.answer));
-        let strongest = match &record.answer {
+fn result(record: &Record) -> VectorResult {
+    let detail = (record.outcome != Outcome::Pass).then(|| VectorDetail {
+        what: what_happened(record),
+        expected: Embedded(record.vector.expected.to_json()),
+        received: received(&record.answer),
+        passes_at: match &record.answer {
             Answer::Verdict(received) => strongest_match(&record.vector.expected, received),
             Answer::Error(_)
             | Answer::Timeout
             | Answer::Crash(_)
             | Answer::ProtocolError(_)
             | Answer::Unsupported => None,
-        };
-        o.insert(
-            "passes_at",
-            strongest.map_or(Json::Null, |l| Json::str(l.as_str())),
-        );
+        },
+    });
+    VectorResult {
+        vector: record.vector.name(),
+        file: record.vector.source.clone(),
+        outcome: record.outcome,
+        duration_ms: milliseconds(record.duration),
+        detail,
     }
-    Json::Object(o)
 }
 
-fn received(answer: &Answer) -> Json {
-    let mut o = Object::new();
+/// Milliseconds with three decimals: enough to rank, few enough digits to read.
+pub(crate) fn milliseconds(duration: std::time::Duration) -> f64 {
+    (duration.as_secs_f64() * 1e6).round() / 1e3
+}
+
+fn received(answer: &Answer) -> Received {
     match answer {
-        Answer::Verdict(verdict) => return verdict.to_json(),
-        Answer::Error(text) => o.insert("error", Json::str(text)),
-        Answer::Timeout => o.insert("timeout", Json::Bool(true)),
-        Answer::Crash(text) => o.insert("crash", Json::str(text)),
-        Answer::ProtocolError(text) => o.insert("protocol_error", Json::str(text)),
-        Answer::Unsupported => o.insert("unsupported", Json::Bool(true)),
+        Answer::Verdict(verdict) => Received::Verdict(Embedded(verdict.to_json())),
+        Answer::Error(text) => Received::Error(text.clone()),
+        Answer::Timeout => Received::Timeout(true),
+        Answer::Crash(text) => Received::Crash(text.clone()),
+        Answer::ProtocolError(text) => Received::ProtocolError(text.clone()),
+        Answer::Unsupported => Received::Unsupported(true),
     }
-    Json::Object(o)
-}
-
-fn outcome_counts(records: &[&Record]) -> Json {
-    let mut o = Object::new();
-    o.insert("vectors", count(records.len()));
-    for outcome in Outcome::ALL {
-        o.insert(
-            outcome.as_str(),
-            count(records.iter().filter(|r| r.outcome == outcome).count()),
-        );
-    }
-    Json::Object(o)
-}
-
-fn by_tool(run: &RunResult) -> BTreeMap<Tool, Vec<&Record>> {
-    let mut tools: BTreeMap<Tool, Vec<&Record>> = BTreeMap::new();
-    for record in &run.records {
-        tools.entry(record.vector.tool).or_default().push(record);
-    }
-    tools
 }
 
 fn sorted(run: &RunResult) -> Vec<&Record> {
     let mut records: Vec<&Record> = run.records.iter().collect();
     records.sort_by_key(|r| r.vector.name());
     records
-}
-
-fn count(n: usize) -> Json {
-    Json::Number(n as f64)
 }

@@ -1,14 +1,14 @@
 //! A conformance run: selected vectors (and scenarios), one answer and outcome each, and the
 //! summary a person reads.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use vvoc_reference::{Tool, validate_json};
 
 use crate::compare::{Level, matches};
-use crate::outcome::{Answer, Outcome, classify};
+use crate::outcome::{Answer, Outcome, Tallies, classify};
 use crate::scenario_compare::ScenarioLevel;
 use crate::scenario_records::ScenarioRecord;
 use crate::scenarios::Scenario;
@@ -154,13 +154,9 @@ impl RunResult {
             || self.scenarios.iter().any(|r| r.outcome.fails_run())
     }
 
-    /// How many scenarios have each outcome.
-    pub fn scenario_totals(&self) -> BTreeMap<Outcome, usize> {
-        let mut totals = BTreeMap::new();
-        for record in &self.scenarios {
-            *totals.entry(record.outcome).or_insert(0) += 1;
-        }
-        totals
+    /// The scenarios' outcomes, counted once: in all and per tool.
+    pub fn scenario_tallies(&self) -> Tallies {
+        Tallies::of(self.scenarios.iter().map(|r| (r.scenario.tool, r.outcome)))
     }
 
     /// How many scenarios pass at each scenario level.
@@ -179,13 +175,9 @@ impl RunResult {
             .count()
     }
 
-    /// How many records have each outcome.
-    pub fn totals(&self) -> BTreeMap<Outcome, usize> {
-        let mut totals = BTreeMap::new();
-        for record in &self.records {
-            *totals.entry(record.outcome).or_insert(0) += 1;
-        }
-        totals
+    /// The vectors' outcomes, counted once: in all and per tool.
+    pub fn tallies(&self) -> Tallies {
+        Tallies::of(self.records.iter().map(|r| (r.vector.tool, r.outcome)))
     }
 
     /// How many answers match at each level.
@@ -267,36 +259,7 @@ pub fn summary(run: &RunResult) -> String {
 }
 
 fn vector_summary(run: &RunResult) -> String {
-    let shown: Vec<Outcome> = Outcome::ALL
-        .into_iter()
-        .filter(|o| *o == Outcome::Pass || run.totals().contains_key(o))
-        .collect();
-    let mut out = String::new();
-    let _ = write!(out, "{:<20} {:>7}", "tool", "vectors");
-    for o in &shown {
-        let _ = write!(out, " {:>8}", o.as_str());
-    }
-    out.push('\n');
-    let mut rows: BTreeMap<Tool, Vec<&Record>> = BTreeMap::new();
-    for record in &run.records {
-        rows.entry(record.vector.tool).or_default().push(record);
-    }
-    let mut line = |name: &str, records: &[&Record]| {
-        let _ = write!(out, "{name:<20} {:>7}", records.len());
-        for o in &shown {
-            let _ = write!(
-                out,
-                " {:>8}",
-                records.iter().filter(|r| r.outcome == *o).count()
-            );
-        }
-        out.push('\n');
-    };
-    for (tool, records) in &rows {
-        line(tool.id(), records);
-    }
-    let all: Vec<&Record> = run.records.iter().collect();
-    line("total", &all);
+    let mut out = outcome_table("vectors", &run.tallies());
     let levels: Vec<String> = run
         .level_passes()
         .iter()
@@ -318,5 +281,32 @@ fn vector_summary(run: &RunResult) -> String {
         run.implementation.version,
         run.implementation.language
     );
+    out
+}
+
+/// The summary's table: a row per tool with the count and the outcomes any has (and `pass`),
+/// then the total row.
+pub(crate) fn outcome_table(counted: &str, tallies: &Tallies) -> String {
+    let shown: Vec<Outcome> = Outcome::ALL
+        .into_iter()
+        .filter(|o| *o == Outcome::Pass || tallies.all.get(*o) > 0)
+        .collect();
+    let width = counted.len();
+    let mut out = format!("{:<20} {counted:>width$}", "tool");
+    for o in &shown {
+        let _ = write!(out, " {:>8}", o.as_str());
+    }
+    out.push('\n');
+    let rows = tallies
+        .by_tool
+        .iter()
+        .map(|(tool, tally)| (tool.id(), tally));
+    for (name, tally) in rows.chain([("total", &tallies.all)]) {
+        let _ = write!(out, "{name:<20} {:>width$}", tally.total());
+        for o in &shown {
+            let _ = write!(out, " {:>8}", tally.get(*o));
+        }
+        out.push('\n');
+    }
     out
 }

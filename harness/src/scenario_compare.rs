@@ -46,6 +46,20 @@ impl fmt::Display for ScenarioLevel {
     }
 }
 
+impl serde::Serialize for ScenarioLevel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ScenarioLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<ScenarioLevel, D::Error> {
+        crate::json_ser::by_name(deserializer, &ScenarioLevel::ALL, ScenarioLevel::as_str)
+    }
+}
+
 /// Whether a received reply matches the expected one at `level`.
 pub fn reply_matches(expected: &Reply, received: &Reply, level: ScenarioLevel) -> bool {
     match (expected, received) {

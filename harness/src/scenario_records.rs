@@ -7,8 +7,6 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use vvoc_reference::Tool;
-
 use crate::compare::Level;
 use crate::outcome::Outcome;
 use crate::run::RunResult;
@@ -107,33 +105,7 @@ pub fn summary(run: &RunResult) -> String {
     if run.scenarios.is_empty() {
         return String::new();
     }
-    let totals = run.scenario_totals();
-    let shown: Vec<Outcome> = Outcome::ALL
-        .into_iter()
-        .filter(|o| *o == Outcome::Pass || totals.contains_key(o))
-        .collect();
-    let mut out = String::new();
-    let _ = write!(out, "{:<20} {:>9}", "tool", "scenarios");
-    for o in &shown {
-        let _ = write!(out, " {:>8}", o.as_str());
-    }
-    out.push('\n');
-    let mut rows: BTreeMap<Tool, Vec<&ScenarioRecord>> = BTreeMap::new();
-    for record in &run.scenarios {
-        rows.entry(record.scenario.tool).or_default().push(record);
-    }
-    let mut line = |name: &str, records: &[&ScenarioRecord]| {
-        let _ = write!(out, "{name:<20} {:>9}", records.len());
-        for o in &shown {
-            let n = records.iter().filter(|r| r.outcome == *o).count();
-            let _ = write!(out, " {n:>8}");
-        }
-        out.push('\n');
-    };
-    for (tool, records) in &rows {
-        line(tool.id(), records);
-    }
-    line("total", &run.scenarios.iter().collect::<Vec<_>>());
+    let mut out = crate::run::outcome_table("scenarios", &run.scenario_tallies());
     let levels: Vec<String> = run
         .scenario_level_passes()
         .iter()

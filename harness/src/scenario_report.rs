@@ -4,11 +4,16 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use vvoc_reference::{Json, Object, Tool};
+use vvoc_reference::Tool;
 
+use crate::conformance::{
+    Change as ChangeKind, Compared, DirectoryChange, Observed, ScenarioDetail, ScenarioResult,
+    ScenarioSection, ScenarioTotals, StepCameTo, StepReport, ToolId,
+};
+use crate::json_ser::Embedded;
 use crate::junit::{junit_case, junit_counts};
 use crate::outcome::Outcome;
-use crate::report::MARKDOWN_DETAILS;
+use crate::report::{FIXED, MARKDOWN_DETAILS, milliseconds, outcome_table};
 use crate::run::RunResult;
 use crate::scenario_compare::{
     ScenarioLevel, describe, differing_steps, expected_reply, explain, plain,
@@ -16,173 +21,158 @@ use crate::scenario_compare::{
 use crate::scenario_records::ScenarioRecord;
 use crate::scenario_run::{Fault, ScenarioAnswer};
 use crate::scenarios::Reply;
-use crate::tree::{Change, differences, to_json};
+use crate::tree::{Change, differences};
 
-const FIXED: &str = "listed as a known failure but passes: remove it from the known-failure file";
-
-/// The `scenarios` member of `conformance.json`.
-pub fn json(run: &RunResult) -> Json {
-    let mut o = Object::new();
-    o.insert("count", count(run.scenarios.len()));
-    let tools: Vec<Json> = by_tool(run).keys().map(|t| Json::str(t.id())).collect();
-    o.insert("tools", Json::Array(tools));
-    o.insert("level", Json::str(ScenarioLevel::of(run.level).as_str()));
-    o.insert(
-        "totals",
-        outcome_counts(&run.scenarios.iter().collect::<Vec<_>>()),
-    );
-    let mut levels = Object::new();
-    for (level, passing) in run.scenario_level_passes() {
-        levels.insert(level.as_str(), count(passing));
+/// The `scenarios` member of `conformance.json`, when the run had scenarios.
+pub fn section(run: &RunResult) -> Option<ScenarioSection> {
+    if run.scenarios.is_empty() {
+        return None;
     }
-    o.insert("levels", Json::Object(levels));
-    let mut tools = Object::new();
-    for (tool, records) in by_tool(run) {
-        tools.insert(tool.id(), outcome_counts(&records));
-    }
-    o.insert("by_tool", Json::Object(tools));
+    let tallies = run.scenario_tallies();
     let level = ScenarioLevel::of(run.level);
-    let results: Vec<Json> = sorted(run).into_iter().map(|r| result(r, level)).collect();
-    o.insert("results", Json::Array(results));
-    Json::Object(o)
-}
-
-fn result(record: &ScenarioRecord, level: ScenarioLevel) -> Json {
-    let (scenario, answer) = (&record.scenario, &record.answer);
-    let mut o = Object::new();
-    o.insert("scenario", Json::str(&scenario.name()));
-    o.insert("file", Json::str(&scenario.source));
-    o.insert("outcome", Json::str(record.outcome.as_str()));
-    o.insert(
-        "duration_ms",
-        Json::Number((record.duration.as_secs_f64() * 1e6).round() / 1e3),
-    );
-    if record.outcome == Outcome::Pass {
-        return Json::Object(o);
-    }
-    let what = match record.outcome {
-        Outcome::Fixed => FIXED.to_owned(),
-        _ => describe(scenario, answer, level),
-    };
-    o.insert("what", Json::str(&what));
-    let step_of = |index: usize, reply: Option<&Reply>| {
-        let mut s = Object::new();
-        s.insert("step", count(index + 1));
-        if let Some(reply) = reply {
-            s.insert(reply.kind(), Json::String(reply.text().clone()));
-        }
-        s
-    };
-    let expected_step = |index: usize| {
-        let reply = scenario.steps.get(index).and_then(expected_reply);
-        Json::Object(step_of(index, reply.as_ref()))
-    };
-    let after = |tree| {
-        let mut s = Object::new();
-        s.insert("after", to_json(tree));
-        Json::Object(s)
-    };
-    let (expected, received) = match answer {
-        ScenarioAnswer::Ran {
-            replies,
-            after: got,
-        } => match differing_steps(scenario, replies, level).first() {
-            Some(&i) => (
-                expected_step(i),
-                Json::Object(step_of(i, replies.get(i).and_then(Option::as_ref))),
-            ),
-            None => (after(scenario.expected_after()), after(got)),
+    Some(ScenarioSection {
+        compared: Compared {
+            count: run.scenarios.len(),
+            tools: tallies.by_tool.keys().copied().map(ToolId).collect(),
         },
-        ScenarioAnswer::Stopped { step, fault, .. } => {
-            let mut s = step_of(*step, None);
-            match fault {
-                Fault::Error(text) => s.insert("error", Json::str(text)),
-                Fault::Timeout => s.insert("timeout", Json::Bool(true)),
-                Fault::Crash(text) => s.insert("crash", Json::str(text)),
-                Fault::ProtocolError(text) => s.insert("protocol_error", Json::str(text)),
-            }
-            (expected_step(*step), Json::Object(s))
-        }
-        ScenarioAnswer::Runner(text) => (Json::Null, single("runner_error", Json::str(text))),
-        ScenarioAnswer::Unsupported => (Json::Null, single("unsupported", Json::Bool(true))),
-    };
-    o.insert("expected", expected);
-    o.insert("received", received);
-    if let ScenarioAnswer::Ran { after: got, .. } = answer {
-        let changes: Vec<Json> = differences(scenario.expected_after(), got)
-            .iter()
-            .map(|c| {
-                let (path, change) = match c {
-                    Change::Missing(path, _) => (path, "missing"),
-                    Change::Extra(path, _) => (path, "extra"),
-                    Change::Different(path, _, _) => (path, "different"),
-                };
-                let mut e = Object::new();
-                e.insert("path", Json::str(path));
-                e.insert("change", Json::str(change));
-                Json::Object(e)
-            })
-            .collect();
-        o.insert("directory", Json::Array(changes));
-    }
-    let passes_at = ScenarioLevel::ALL
-        .into_iter()
-        .rev()
-        .find(|&l| record.passes_at(l));
-    o.insert(
-        "passes_at",
-        passes_at.map_or(Json::Null, |l| Json::str(l.as_str())),
-    );
-    Json::Object(o)
+        level,
+        totals: ScenarioTotals::from(tallies.all),
+        levels: run.scenario_level_passes().into_iter().collect(),
+        by_tool: tallies
+            .by_tool
+            .into_iter()
+            .map(|(tool, tally)| (ToolId(tool), ScenarioTotals::from(tally)))
+            .collect(),
+        results: sorted(run).into_iter().map(|r| result(r, level)).collect(),
+    })
 }
 
-/// The scenarios' section of `conformance.md`.
-pub fn markdown(run: &RunResult) -> String {
+fn result(record: &ScenarioRecord, level: ScenarioLevel) -> ScenarioResult {
+    let (scenario, answer) = (&record.scenario, &record.answer);
+    let detail = (record.outcome != Outcome::Pass).then(|| {
+        let step_of = |index: usize, reply: Option<&Reply>| {
+            Observed::Step(StepReport {
+                step: index + 1,
+                came_to: reply.map(|reply| match reply {
+                    Reply::Output(text) => StepCameTo::Output(Embedded::from(text.clone())),
+                    Reply::Throws(text) => StepCameTo::Throws(Embedded::from(text.clone())),
+                }),
+            })
+        };
+        let expected_step = |index: usize| {
+            let reply = scenario.steps.get(index).and_then(expected_reply);
+            Some(step_of(index, reply.as_ref()))
+        };
+        let (expected, received) = match answer {
+            ScenarioAnswer::Ran { replies, after } => {
+                match differing_steps(scenario, replies, level).first() {
+                    Some(&i) => (
+                        expected_step(i),
+                        step_of(i, replies.get(i).and_then(Option::as_ref)),
+                    ),
+                    None => (
+                        Some(Observed::After {
+                            after: scenario.expected_after().clone(),
+                        }),
+                        Observed::After {
+                            after: after.clone(),
+                        },
+                    ),
+                }
+            }
+            ScenarioAnswer::Stopped { step, fault, .. } => {
+                let came_to = match fault {
+                    Fault::Error(text) => StepCameTo::Error(text.clone()),
+                    Fault::Timeout => StepCameTo::Timeout(true),
+                    Fault::Crash(text) => StepCameTo::Crash(text.clone()),
+                    Fault::ProtocolError(text) => StepCameTo::ProtocolError(text.clone()),
+                };
+                let received = StepReport {
+                    step: step + 1,
+                    came_to: Some(came_to),
+                };
+                (expected_step(*step), Observed::Step(received))
+            }
+            ScenarioAnswer::Runner(text) => (
+                None,
+                Observed::Runner {
+                    runner_error: text.clone(),
+                },
+            ),
+            ScenarioAnswer::Unsupported => (None, Observed::Unsupported { unsupported: true }),
+        };
+        let directory = match answer {
+            ScenarioAnswer::Ran { after, .. } => Some(
+                differences(scenario.expected_after(), after)
+                    .iter()
+                    .map(|c| {
+                        let (path, change) = match c {
+                            Change::Missing(path, _) => (path, ChangeKind::Missing),
+                            Change::Extra(path, _) => (path, ChangeKind::Extra),
+                            Change::Different(path, _, _) => (path, ChangeKind::Different),
+                        };
+                        DirectoryChange {
+                            path: path.clone(),
+                            change,
+                        }
+                    })
+                    .collect(),
+            ),
+            ScenarioAnswer::Stopped { .. }
+            | ScenarioAnswer::Runner(_)
+            | ScenarioAnswer::Unsupported => None,
+        };
+        let passes_at = ScenarioLevel::ALL
+            .into_iter()
+            .rev()
+            .find(|&l| record.passes_at(l));
+        ScenarioDetail {
+            what: what(record, level),
+            expected,
+            received,
+            directory,
+            passes_at,
+        }
+    });
+    ScenarioResult {
+        scenario: scenario.name(),
+        file: scenario.source.clone(),
+        outcome: record.outcome,
+        duration_ms: milliseconds(record.duration),
+        detail,
+    }
+}
+
+/// The scenarios' section of `conformance.md`: the counts of the report's `section`, the story
+/// of each scenario not passing from the run.
+pub fn markdown(section: &ScenarioSection, run: &RunResult) -> String {
     let mut out = String::new();
-    let failed = run
-        .scenarios
-        .iter()
-        .filter(|r| r.outcome.fails_run())
-        .count();
-    let level = ScenarioLevel::of(run.level);
+    let count = section.compared.count;
     let _ = writeln!(out, "\n## Scenarios\n");
     let _ = writeln!(
         out,
-        "- Scenarios: {} compared at level `{level}`",
-        run.scenarios.len()
+        "- Scenarios: {count} compared at level `{}`",
+        section.level
     );
-    let verdict = match failed {
+    let verdict = match section.totals.outcomes.failing() {
         0 => "PASS".to_owned(),
         n => format!("FAIL ({n} scenarios failed)"),
     };
     let _ = writeln!(out, "- Result: {verdict}");
-    let levels: Vec<String> = run
-        .scenario_level_passes()
+    let levels: Vec<String> = section
+        .levels
         .iter()
-        .map(|(l, n)| format!("{l} {n}/{}", run.scenarios.len()))
+        .map(|(l, n)| format!("{l} {n}/{count}"))
         .collect();
     let _ = writeln!(out, "- Passing by level: {}\n", levels.join(", "));
-    let _ = write!(out, "| tool | scenarios |");
-    for outcome in Outcome::ALL {
-        let _ = write!(out, " {} |", outcome.as_str());
-    }
-    let _ = write!(out, "\n| --- | ---: |");
-    for _ in Outcome::ALL {
-        out.push_str(" ---: |");
-    }
-    out.push('\n');
-    let mut row = |name: &str, records: &[&ScenarioRecord]| {
-        let _ = write!(out, "| {name} | {} |", records.len());
-        for outcome in Outcome::ALL {
-            let n = records.iter().filter(|r| r.outcome == outcome).count();
-            let _ = write!(out, " {n} |");
-        }
-        out.push('\n');
-    };
-    for (tool, records) in by_tool(run) {
-        row(&format!("`{tool}`"), &records);
-    }
-    row("**total**", &run.scenarios.iter().collect::<Vec<_>>());
+    let rows = section
+        .by_tool
+        .iter()
+        .map(|(tool, totals)| (format!("`{}`", tool.0), &totals.outcomes));
+    out.push_str(&outcome_table(
+        "scenarios",
+        rows.chain([("**total**".to_owned(), &section.totals.outcomes)]),
+    ));
     let not_passing: Vec<&ScenarioRecord> = sorted(run)
         .into_iter()
         .filter(|r| !matches!(r.outcome, Outcome::Pass | Outcome::Unsupported))
@@ -193,7 +183,7 @@ pub fn markdown(run: &RunResult) -> String {
             let (scenario, answer) = (&record.scenario, &record.answer);
             let story = match record.outcome {
                 Outcome::Fixed => format!("{}: {FIXED}\n", scenario.name()),
-                _ => plain(&explain(scenario, answer, level)),
+                _ => plain(&explain(scenario, answer, section.level)),
             };
             let _ = writeln!(
                 out,
@@ -226,19 +216,12 @@ pub fn junit(run: &RunResult) -> String {
             junit_counts(&outcomes)
         );
         for record in records {
-            let what = match record.outcome {
-                Outcome::Fixed => {
-                    "listed as a known failure but passes: remove it from the known-failure file"
-                        .to_owned()
-                }
-                _ => describe(&record.scenario, &record.answer, level),
-            };
             out.push_str(&junit_case(
                 &format!("{tool}.scenarios"),
                 &record.scenario.name(),
                 record.duration,
                 record.outcome,
-                &what,
+                &what(record, level),
             ));
         }
         out.push_str("  </testsuite>\n");
@@ -246,14 +229,12 @@ pub fn junit(run: &RunResult) -> String {
     out
 }
 
-fn outcome_counts(records: &[&ScenarioRecord]) -> Json {
-    let mut o = Object::new();
-    o.insert("scenarios", count(records.len()));
-    for outcome in Outcome::ALL {
-        let n = records.iter().filter(|r| r.outcome == outcome).count();
-        o.insert(outcome.as_str(), count(n));
+/// One line on what happened to a scenario.
+fn what(record: &ScenarioRecord, level: ScenarioLevel) -> String {
+    match record.outcome {
+        Outcome::Fixed => FIXED.to_owned(),
+        _ => describe(&record.scenario, &record.answer, level),
     }
-    Json::Object(o)
 }
 
 fn by_tool(run: &RunResult) -> BTreeMap<Tool, Vec<&ScenarioRecord>> {
@@ -268,14 +249,4 @@ fn sorted(run: &RunResult) -> Vec<&ScenarioRecord> {
     let mut records: Vec<&ScenarioRecord> = run.scenarios.iter().collect();
     records.sort_by_key(|r| r.scenario.name());
     records
-}
-
-fn single(name: &str, value: Json) -> Json {
-    let mut o = Object::new();
-    o.insert(name, value);
-    Json::Object(o)
-}
-
-fn count(n: usize) -> Json {
-    Json::Number(n as f64)
 }

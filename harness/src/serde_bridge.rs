@@ -1,6 +1,7 @@
-//! Crossing from the contract's JSON model to `serde_json`, for the JSON Schema validator.
+//! Crossing between the contract's JSON model and `serde_json`: for the JSON Schema validator,
+//! and for reading reports back.
 
-use vvoc_reference::Json;
+use vvoc_reference::{JsString, Json, Object};
 
 /// The value as `serde_json` holds it, or `None` when it cannot: an infinite number or a lone
 /// surrogate has no `serde_json` form.
@@ -37,6 +38,21 @@ pub fn to_serde_lossy(value: &Json) -> serde_json::Value {
                 .map(|(k, v)| (k.to_string_lossy(), to_serde_lossy(v)))
                 .collect(),
         ),
+    }
+}
+
+/// The contract's value of a `serde_json` value, objects read as the host reads them.
+pub fn from_serde(value: &serde_json::Value) -> Json {
+    match value {
+        serde_json::Value::Null => Json::Null,
+        serde_json::Value::Bool(b) => Json::Bool(*b),
+        serde_json::Value::Number(n) => Json::Number(n.as_f64().unwrap_or_default()),
+        serde_json::Value::String(s) => Json::str(s),
+        serde_json::Value::Array(items) => Json::Array(items.iter().map(from_serde).collect()),
+        serde_json::Value::Object(map) => Json::Object(Object::from_members(
+            map.iter()
+                .map(|(k, v)| (JsString::from(k.as_str()), from_serde(v))),
+        )),
     }
 }
 

@@ -9,7 +9,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use vvoc_reference::{Json, Object};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// One entry of a tree, by its key (`a/b.txt`, or `empty/` for an empty directory).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -246,26 +246,48 @@ fn text_of(entry: &Entry) -> Option<&str> {
     }
 }
 
-/// The tree in the form of a scenario's `files`, with links and special files marked.
-pub fn to_json(tree: &Tree) -> Json {
-    let mut o = Object::new();
-    for (key, entry) in tree {
-        let value = match entry {
-            Entry::File(bytes) => match std::str::from_utf8(bytes) {
-                Ok(text) => Json::str(text),
-                Err(_) => single("base64", Json::str(&BASE64.encode(bytes))),
-            },
-            Entry::EmptyDir => Json::Null,
-            Entry::Symlink(target) => single("symlink", Json::str(target)),
-            Entry::Special => single("special", Json::Bool(true)),
-        };
-        o.insert(key, value);
-    }
-    Json::Object(o)
+/// An entry as scenario files and reports write it: a text, `{"base64": ...}` for bytes that are
+/// not UTF-8, `null` for an empty directory, `{"symlink": target}`, `{"special": true}`.
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum Written {
+    Text(String),
+    Bytes { base64: String },
+    EmptyDir,
+    Symlink { symlink: String },
+    Special { special: bool },
 }
 
-fn single(name: &str, value: Json) -> Json {
-    let mut o = Object::new();
-    o.insert(name, value);
-    Json::Object(o)
+/// A tree serializes in the form of a scenario's `files`, with links and special files marked.
+impl Serialize for Entry {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let written = match self {
+            Entry::File(bytes) => match std::str::from_utf8(bytes) {
+                Ok(text) => Written::Text(text.to_owned()),
+                Err(_) => Written::Bytes {
+                    base64: BASE64.encode(bytes),
+                },
+            },
+            Entry::EmptyDir => Written::EmptyDir,
+            Entry::Symlink(target) => Written::Symlink {
+                symlink: target.clone(),
+            },
+            Entry::Special => Written::Special { special: true },
+        };
+        written.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Entry {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Entry, D::Error> {
+        Ok(match Written::deserialize(deserializer)? {
+            Written::Text(text) => Entry::File(text.into_bytes()),
+            Written::Bytes { base64 } => {
+                Entry::File(BASE64.decode(base64).map_err(serde::de::Error::custom)?)
+            }
+            Written::EmptyDir => Entry::EmptyDir,
+            Written::Symlink { symlink } => Entry::Symlink(symlink),
+            Written::Special { .. } => Entry::Special,
+        })
+    }
 }

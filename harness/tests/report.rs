@@ -187,3 +187,15 @@ fn the_json_report_has_a_scenarios_section() {
 fn the_junit_report_has_one_case_per_scenario() {
     insta::assert_snapshot!(junit(&fixed_run_with_scenarios()));
 }
+
+#[test]
+fn the_json_report_reads_back_into_the_types_it_was_written_from() {
+    use vvoc_harness::conformance::Conformance;
+    use vvoc_harness::report::conformance;
+    for run in [fixed_run(), fixed_run_with_scenarios()] {
+        let text = json(&run).to_pretty();
+        let read = Conformance::read(&text).expect("a conformance report");
+        assert_eq!(read, conformance(&run));
+        assert_eq!(read.to_json().to_pretty(), text);
+    }
+}
