@@ -4,7 +4,7 @@ use crate::catalog::Tool;
 use crate::issue::{Code, Issue, MAX_ISSUES, MAX_MESSAGE};
 use crate::js_string::JsString;
 use crate::path::Path;
-use crate::rule::{Check, RuleId};
+use crate::rule::{BranchRule, Check, RuleId};
 use crate::text::truncate;
 
 /// An issue with the rule that produced it.
@@ -133,7 +133,7 @@ impl Collector {
     /// Appends an issue of the branch-rule phase.
     pub(crate) fn branch(
         &mut self,
-        name: impl Into<String>,
+        rule: BranchRule,
         code: Code,
         path: &Path<'_>,
         message: impl Into<JsString>,
@@ -143,7 +143,7 @@ impl Collector {
         if self.kept.len() < MAX_ISSUES {
             let rule = RuleId::Branch {
                 tool: self.tool,
-                name: name.into(),
+                name: rule.into_name(),
             };
             self.keep(
                 rule,

@@ -1,5 +1,6 @@
 //! Rule ids: every issue the implementation emits names the one rule that produced it.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use crate::catalog::Tool;
@@ -36,6 +37,33 @@ impl RuleId {
     /// Whether the rule is one of execution, pinned by scenarios rather than reject vectors.
     pub fn is_exec(&self) -> bool {
         matches!(self, RuleId::Exec { .. })
+    }
+}
+
+/// The name of a branch rule, as the collector takes it: rule files make one only where they
+/// declare it (`rules!` in `rules/mod.rs`), so every name an issue can carry is in the inventory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct BranchRule(Cow<'static, str>);
+
+impl BranchRule {
+    /// A rule of one fixed name.
+    pub(crate) const fn declared(name: &'static str) -> BranchRule {
+        BranchRule(Cow::Borrowed(name))
+    }
+
+    /// A member of a family of rules: `<prefix>-<member>`, such as `execution-forbids-rationale`.
+    pub(crate) fn member(prefix: &str, member: &str) -> BranchRule {
+        BranchRule(Cow::Owned(format!("{prefix}-{member}")))
+    }
+
+    /// The name.
+    pub(crate) fn name(&self) -> &str {
+        &self.0
+    }
+
+    /// The name, owned.
+    pub(crate) fn into_name(self) -> String {
+        self.0.into_owned()
     }
 }
 

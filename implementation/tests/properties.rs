@@ -1,9 +1,10 @@
-//! Property tests: every JSON value, however hostile, gets a well-formed verdict, and accepting
-//! is idempotent.
+//! Property tests: every JSON value, however hostile, gets a well-formed verdict whose issues
+//! name rules of the inventory, and accepting is idempotent.
 
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use vvoc_reference::catalog::{Field, Node, StringKind};
+use vvoc_reference::inventory::tool_inventory;
 use vvoc_reference::issue::{MAX_ISSUES, MAX_MESSAGE, MAX_PATH};
 use vvoc_reference::{
     Code, JsString, Json, Object, RuleId, Tool, Verdict, one_line, validate, validate_traced,
@@ -56,6 +57,14 @@ fn check_verdict(tool: Tool, input: &Json) -> Result<(), TestCaseError> {
                 issues.len()
             );
             prop_assert_eq!(traced.len(), issues.len());
+            let inventory = tool_inventory(tool);
+            for traced in &traced {
+                prop_assert!(
+                    inventory.contains(&traced.rule),
+                    "{} is a rule of the inventory",
+                    traced.rule
+                );
+            }
             for (issue, traced) in issues.iter().zip(&traced) {
                 prop_assert!(
                     issue.path.len() <= MAX_PATH,

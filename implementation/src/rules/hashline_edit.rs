@@ -1,28 +1,32 @@
 //! The branch rules of `hashline_edit` (§4.6).
 
-use super::Input;
+use super::declare::Rules;
+use super::input::Input;
 use crate::collector::Collector;
 use crate::issue::Code;
 use crate::path::Path;
+use crate::rule::BranchRule;
 use crate::text::{is_blank, trim};
 
-rule_names! {
-    FILE_PATH_NOT_BLANK = "file-path-not-blank";
-    RENAME_NOT_BLANK = "rename-not-blank";
-    DELETE_FORBIDS_RENAME = "delete-forbids-rename";
-    DELETE_REQUIRES_NO_EDITS = "delete-requires-no-edits";
-    EDITS_NOT_EMPTY = "edits-not-empty";
-    REPLACE_REQUIRES_POS = "replace-requires-pos";
-    INSERT_ANCHORS_AGREE = "insert-anchors-agree";
-    POS_NOT_BLANK = "pos-not-blank";
-    END_NOT_BLANK = "end-not-blank";
-    REPLACE_RANGE_REQUIRES_POS = "replace-range-requires-pos";
-    REPLACE_RANGE_REQUIRES_END = "replace-range-requires-end";
+rules! {
+    /// The rules of `hashline_edit`, in inventory order.
+    fn names {
+        FILE_PATH_NOT_BLANK = "file-path-not-blank";
+        RENAME_NOT_BLANK = "rename-not-blank";
+        DELETE_FORBIDS_RENAME = "delete-forbids-rename";
+        DELETE_REQUIRES_NO_EDITS = "delete-requires-no-edits";
+        EDITS_NOT_EMPTY = "edits-not-empty";
+        REPLACE_REQUIRES_POS = "replace-requires-pos";
+        INSERT_ANCHORS_AGREE = "insert-anchors-agree";
+        POS_NOT_BLANK = "pos-not-blank";
+        END_NOT_BLANK = "end-not-blank";
+        REPLACE_RANGE_REQUIRES_POS = "replace-range-requires-pos";
+        REPLACE_RANGE_REQUIRES_END = "replace-range-requires-end";
+    }
 }
 
-pub(crate) fn names() -> Vec<String> {
-    NAMES.iter().map(|n| (*n).to_owned()).collect()
-}
+/// The branch rules of `hashline_edit`.
+pub(super) const RULES: Rules = Rules { run, names };
 
 selector! {
     /// The edit operations.
@@ -34,8 +38,7 @@ selector! {
     }
 }
 
-pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
-    let input = *input;
+fn run(input: Input<'_>, out: &mut Collector) {
     let blank = |field: &str| input.string(field).is_some_and(|s| is_blank(s.units()));
     if blank("filePath") {
         out.branch(
@@ -92,7 +95,7 @@ pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
 
 fn check_edit(edit: Input<'_>, base: &Path<'_>, out: &mut Collector) {
     // An anchor that is present but blank is reported, then counts as absent.
-    let mut anchor = |field: &'static str, rule: &'static str| -> Option<&[u16]> {
+    let mut anchor = |field: &'static str, rule: BranchRule| -> Option<&[u16]> {
         let value = edit.string(field)?;
         if is_blank(value.units()) {
             out.branch(

@@ -1,70 +1,56 @@
 //! The item rules (§4.1.1), shared by `work_item_open` items and `work_checkpoint` tasks, and the
 //! `writeScope` list rules (§5.3).
 
-use super::{Input, per_field};
+use super::declare::{Malformed, PerField};
+use super::input::Input;
 use crate::collector::Collector;
 use crate::issue::Code;
 use crate::js_string::JsString;
 use crate::json::Json;
 use crate::path::Path;
-use crate::path_kind::{PathReason, exact_file};
+use crate::path_kind::exact_file;
 use crate::text::{json_quote, truncate};
 
-const GENERIC_ITEM_REQUIRES_DELEGATED: &str = "generic-item-requires-delegated";
-const GENERIC_ITEM_FORBIDS_PLAN_BINDINGS: &str = "generic-item-forbids-plan-bindings";
-const GENERIC_ITEM_REQUIRES_WRITE_SCOPE: &str = "generic-item-requires-write-scope";
-const ITEM_REVIEWERS_UNIQUE: &str = "item-reviewers-unique";
-const WRITE_SCOPE_UNIQUE: &str = "write-scope-unique";
-
-rule_names! {
-    DELEGATED_ITEM_REQUIRES_NO_REVIEWERS = "delegated-item-requires-no-reviewers";
-    DELEGATED_ITEM_REQUIRES_WRITE_SCOPE = "delegated-item-requires-write-scope";
-    DELEGATED_ITEM_PAIRS_PLAN_BINDINGS = "delegated-item-pairs-plan-bindings";
-    STANDALONE_ITEM_REQUIRES_REVIEWERS = "standalone-item-requires-reviewers";
-    STANDALONE_ITEM_FORBIDS_WRITE_SCOPE = "standalone-item-forbids-write-scope";
-    STANDALONE_ITEM_FORBIDS_PLAN_BINDINGS = "standalone-item-forbids-plan-bindings";
+rules! {
+    /// The rules every checked item can break, generic or standalone: the generic mode's, the
+    /// uniqueness of reviewers and the `writeScope` list rules (§5.3), in inventory order.
+    pub(super) fn generic_names {
+        GENERIC_ITEM_REQUIRES_DELEGATED = "generic-item-requires-delegated";
+        GENERIC_ITEM_FORBIDS_PLAN_BINDINGS = "generic-item-forbids-plan-bindings";
+        GENERIC_ITEM_REQUIRES_WRITE_SCOPE = "generic-item-requires-write-scope";
+        ITEM_REVIEWERS_UNIQUE = "item-reviewers-unique";
+        WRITE_SCOPE_UNIQUE = "write-scope-unique";
+        /// A malformed `writeScope` entry; an entry is non-blank, so never an empty path.
+        WRITE_SCOPE_MALFORMED: Malformed = Malformed {
+            prefix: "write-scope",
+            can_be_empty: false,
+        };
+    }
 }
 
-/// The rules every checked item can break, generic or standalone: the generic mode's, the
-/// uniqueness of reviewers and the `writeScope` list rules.
-pub(crate) fn generic_names() -> Vec<String> {
-    let mut names: Vec<String> = [
-        GENERIC_ITEM_REQUIRES_DELEGATED,
-        GENERIC_ITEM_FORBIDS_PLAN_BINDINGS,
-        GENERIC_ITEM_REQUIRES_WRITE_SCOPE,
-        ITEM_REVIEWERS_UNIQUE,
-        WRITE_SCOPE_UNIQUE,
-    ]
-    .iter()
-    .map(|n| (*n).to_owned())
-    .collect();
-    // A writeScope entry is non-blank, so it can never be an empty path.
-    names.extend(
-        PathReason::ALL
-            .iter()
-            .filter(|r| **r != PathReason::EmptyPath)
-            .map(|r| malformed_rule("write-scope", *r)),
-    );
-    names
+rules! {
+    /// The rules only standalone `work_item_open` items can break, in inventory order.
+    pub(super) fn standalone_names {
+        DELEGATED_ITEM_REQUIRES_NO_REVIEWERS = "delegated-item-requires-no-reviewers";
+        DELEGATED_ITEM_REQUIRES_WRITE_SCOPE = "delegated-item-requires-write-scope";
+        DELEGATED_ITEM_PAIRS_PLAN_BINDINGS = "delegated-item-pairs-plan-bindings";
+        STANDALONE_ITEM_REQUIRES_REVIEWERS = "standalone-item-requires-reviewers";
+        STANDALONE_ITEM_FORBIDS_WRITE_SCOPE = "standalone-item-forbids-write-scope";
+        STANDALONE_ITEM_FORBIDS_PLAN_BINDINGS = "standalone-item-forbids-plan-bindings";
+        /// The generic task fields a standalone item may not carry, in the order reported.
+        STANDALONE_ITEM_FORBIDS: PerField = PerField {
+            prefix: "standalone-item-forbids",
+            fields: &[
+                "taskId",
+                "goal",
+                "acceptanceCriteria",
+                "verification",
+                "dependsOn",
+                "blockedBy",
+            ],
+        };
+    }
 }
-
-/// The rules only standalone `work_item_open` items can break.
-pub(crate) fn standalone_names() -> Vec<String> {
-    let mut names: Vec<String> = NAMES.iter().map(|n| (*n).to_owned()).collect();
-    names.extend(
-        GENERIC_TASK_FIELDS
-            .iter()
-            .map(|f| per_field(STANDALONE_ITEM_FORBIDS, f)),
-    );
-    names
-}
-
-/// The rule name of a malformed declared path, by list and reason (`write-scope-malformed-absolute-path`).
-pub(crate) fn malformed_rule(list: &str, reason: PathReason) -> String {
-    format!("{list}-malformed-{}", reason.as_str().replace(' ', "-"))
-}
-
-const STANDALONE_ITEM_FORBIDS: &str = "standalone-item-forbids";
 
 /// How an item is checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,16 +69,6 @@ selector! {
         Delegated = "delegated",
     }
 }
-
-/// The fields a standalone item may not carry, in the order they are reported.
-const GENERIC_TASK_FIELDS: [&str; 6] = [
-    "taskId",
-    "goal",
-    "acceptanceCriteria",
-    "verification",
-    "dependsOn",
-    "blockedBy",
-];
 
 /// Runs the item rules on one item at `base` (`items[i]` or `tasks[i]`).
 pub(crate) fn check_item(item: Input<'_>, base: &Path<'_>, mode: ItemMode, out: &mut Collector) {
@@ -141,10 +117,10 @@ fn generic(item: Input<'_>, mode: Mode, base: &Path<'_>, out: &mut Collector) {
 }
 
 fn standalone(item: Input<'_>, mode: Mode, base: &Path<'_>, out: &mut Collector) {
-    for field in GENERIC_TASK_FIELDS {
+    for (field, rule) in STANDALONE_ITEM_FORBIDS.each() {
         if item.has(field) {
             out.branch(
-                per_field(STANDALONE_ITEM_FORBIDS, field),
+                rule,
                 Code::InvalidValue,
                 &base.field(field),
                 format!("{field} is a generic task field and conflicts with standalone work_item_open items"),
@@ -255,7 +231,7 @@ fn write_scope(item: Input<'_>, base: &Path<'_>, out: &mut Collector) {
         let Json::String(entry) = entry else { continue };
         match exact_file(entry.units()) {
             Err(reason) => out.branch(
-                malformed_rule("write-scope", reason),
+                WRITE_SCOPE_MALFORMED.rule(reason),
                 Code::InvalidValue,
                 &list.index(j),
                 preview_message("path ", entry.units(), 48, &format!(" is malformed ({reason})")),

@@ -1,11 +1,50 @@
 //! The branch-rule phase (§2.2): each tool's rules, run in their fixed order on the normalized output.
 
-/// Declares the rule names of a file as constants, and `NAMES`, the list of them all.
-macro_rules! rule_names {
-    ($($name:ident = $text:literal;)*) => {
-        $(const $name: &str = $text;)*
-        /// The fixed rule names of this file.
-        const NAMES: &[&str] = &[$($name),*];
+/// Declares the branch rules of a rule file, in inventory order, and the function `$set` that
+/// lists their names. Each entry is one declaration:
+///
+/// - `NAME = "name";` a rule of one name, reported where the file's checks say;
+/// - `NAME: Type = value;` a group or family of rules that knows its names and, for
+///   requirements and per-field rules, its check (built at run time, like the catalog, so that a
+///   mutation row can switch one of its entries);
+/// - `include path;` the rules of a set another file declares (the items', the recovery's).
+///
+/// The collector takes only a `BranchRule`, and a rule file makes one nowhere else, so the
+/// inventory lists every rule a tool's checks can emit.
+macro_rules! rules {
+    ($(#[$doc:meta])* $vis:vis fn $set:ident { $($body:tt)* }) => {
+        rules!(@declare $($body)*);
+        $(#[$doc])*
+        $vis fn $set(names: &mut Vec<String>) {
+            rules!(@list names; $($body)*);
+        }
+    };
+    (@declare) => {};
+    (@declare include $set:path; $($rest:tt)*) => {
+        rules!(@declare $($rest)*);
+    };
+    (@declare $(#[$meta:meta])* $vis:vis $name:ident = $text:literal; $($rest:tt)*) => {
+        $(#[$meta])*
+        $vis const $name: crate::rule::BranchRule = crate::rule::BranchRule::declared($text);
+        rules!(@declare $($rest)*);
+    };
+    (@declare $(#[$meta:meta])* $vis:vis $name:ident: $ty:ty = $value:expr; $($rest:tt)*) => {
+        $(#[$meta])*
+        $vis static $name: std::sync::LazyLock<$ty> = std::sync::LazyLock::new(|| $value);
+        rules!(@declare $($rest)*);
+    };
+    (@list $names:ident;) => {};
+    (@list $names:ident; include $set:path; $($rest:tt)*) => {
+        $set($names);
+        rules!(@list $names; $($rest)*);
+    };
+    (@list $names:ident; $(#[$meta:meta])* $vis:vis $name:ident = $text:literal; $($rest:tt)*) => {
+        $crate::rules::declare::Declared::list(&$name, $names);
+        rules!(@list $names; $($rest)*);
+    };
+    (@list $names:ident; $(#[$meta:meta])* $vis:vis $name:ident: $ty:ty = $value:expr; $($rest:tt)*) => {
+        $crate::rules::declare::Declared::list(&*$name, $names);
+        rules!(@list $names; $($rest)*);
     };
 }
 
@@ -38,164 +77,66 @@ macro_rules! selector {
     };
 }
 
+mod declare;
 mod hashline_edit;
+mod input;
 mod items;
+mod matrix;
+mod recovery;
 mod str_replace_editor;
 mod web_fetch;
 mod work_checkpoint;
 mod work_item_decide;
 mod work_item_open;
 
-use crate::catalog::{Matrix, Tool};
+use crate::catalog::Tool;
 use crate::collector::Collector;
-use crate::issue::Code;
-use crate::js_string::JsString;
-use crate::json::{Json, Object};
-use crate::path::Path;
+use crate::json::Object;
+use declare::Rules;
+use input::Input;
 
-/// Runs the branch rules of `tool` on the normalized output of the structural phase.
-pub(crate) fn run(tool: Tool, input: &Object, out: &mut Collector) {
-    let input = Input(input);
+/// The branch rules of `tool`, if it has any besides its field matrix.
+fn rules(tool: Tool) -> Option<Rules> {
     match tool {
-        Tool::WorkItemOpen => work_item_open::run(&input, out),
-        Tool::WorkItemDecide => work_item_decide::run(&input, out),
-        Tool::WorkCheckpoint => work_checkpoint::run(&input, out),
-        Tool::HashlineEdit => hashline_edit::run(&input, out),
-        Tool::StrReplaceEditor => str_replace_editor::run(&input, out),
-        Tool::WebFetch => web_fetch::run(&input, out),
+        Tool::WorkItemOpen => Some(work_item_open::RULES),
+        Tool::WorkItemDecide => Some(work_item_decide::RULES),
+        Tool::WorkCheckpoint => Some(work_checkpoint::RULES),
+        Tool::HashlineEdit => Some(hashline_edit::RULES),
+        Tool::StrReplaceEditor => Some(str_replace_editor::RULES),
+        Tool::WebFetch => Some(web_fetch::RULES),
         // `work_item_close` has one rule, a non-blank id, which can never fire after the
         // structural phase (§2.2); the other two tools have no rules.
-        Tool::WorkItemList | Tool::WorkItemClose | Tool::WebSearch => {}
+        Tool::WorkItemList | Tool::WorkItemClose | Tool::WebSearch => None,
+    }
+}
+
+/// Runs the branch rules of `tool` on the normalized output of the structural phase: the field
+/// matrix first (for the tools that have one), then the tool's own rules.
+pub(crate) fn run(tool: Tool, input: &Object, out: &mut Collector) {
+    let input = Input::new(input);
+    matrix::check(tool, input, out);
+    if let Some(rules) = rules(tool) {
+        (rules.run)(input, out);
     }
 }
 
 /// The names of every branch rule of `tool`, as issues of the branch phase name them.
 pub(crate) fn names(tool: Tool) -> Vec<String> {
-    let mut names: Vec<String> = match tool {
-        Tool::WorkItemOpen => work_item_open::names(),
-        Tool::WorkItemDecide => work_item_decide::names(),
-        Tool::WorkCheckpoint => work_checkpoint::names(),
-        Tool::HashlineEdit => hashline_edit::names(),
-        Tool::StrReplaceEditor => str_replace_editor::names(),
-        Tool::WebFetch => web_fetch::names(),
-        Tool::WorkItemList | Tool::WorkItemClose | Tool::WebSearch => Vec::new(),
-    };
-    if let Some(matrix) = &tool.spec().matrix {
-        names.extend(matrix.rows.iter().map(|row| matrix_rule(row.value)));
+    let mut names = Vec::new();
+    if let Some(rules) = rules(tool) {
+        (rules.names)(&mut names);
     }
+    names.extend(matrix::names(tool));
     names
-}
-
-/// The rule name of one row of a field matrix.
-fn matrix_rule(value: &str) -> String {
-    format!("matrix-{value}")
-}
-
-/// The rule name of one field of a loop over fields, such as `execution-forbids-rationale`.
-pub(crate) fn per_field(prefix: &str, field: &str) -> String {
-    format!("{prefix}-{field}")
-}
-
-/// Read access to a normalized object, where "present" means "in the output".
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Input<'a>(&'a Object);
-
-impl<'a> Input<'a> {
-    pub(crate) fn has(self, name: &str) -> bool {
-        self.0.contains(name)
-    }
-
-    pub(crate) fn string(self, name: &str) -> Option<&'a JsString> {
-        self.0.get(name).and_then(Json::as_string)
-    }
-
-    pub(crate) fn list(self, name: &str) -> Option<&'a [Json]> {
-        self.0.get(name).and_then(Json::as_array)
-    }
-
-    pub(crate) fn is_true(self, name: &str) -> bool {
-        matches!(self.0.get(name), Some(Json::Bool(true)))
-    }
-
-    /// Whether the member is absent or an empty array.
-    pub(crate) fn absent_or_empty(self, name: &str) -> bool {
-        self.list(name).is_none_or(<[Json]>::is_empty)
-    }
-
-    /// The objects of an array member, each with its index.
-    pub(crate) fn objects(self, name: &str) -> impl Iterator<Item = (usize, Input<'a>)> {
-        self.list(name)
-            .unwrap_or_default()
-            .iter()
-            .enumerate()
-            .filter_map(|(i, item)| item.as_object().map(|o| (i, Input(o))))
-    }
-
-    pub(crate) fn object(self, name: &str) -> Option<Input<'a>> {
-        self.0.get(name).and_then(Json::as_object).map(Input)
-    }
-}
-
-/// The field matrix (§4.4, §4.5, §4.7): every present field, in declared order, that the
-/// selector's value does not consume is refused.
-pub(crate) fn matrix(tool: Tool, input: Input<'_>, out: &mut Collector) {
-    let spec = tool.spec();
-    let Some(Matrix { selector, .. }) = &spec.matrix else {
-        return;
-    };
-    let Some(value) = input.string(selector).map(JsString::to_string_lossy) else {
-        return;
-    };
-    let Some(row) = spec.matrix.as_ref().and_then(|m| m.row(&value)) else {
-        return;
-    };
-    let expected = format!("only {}", row.consumes.join(", "));
-    for field in &spec.fields {
-        if field.name != *selector && input.has(field.name) && !row.consumes.contains(&field.name) {
-            let message = format!("{} is not consumed by {selector} {value}", field.name);
-            out.branch(
-                matrix_rule(&value),
-                Code::InvalidValue,
-                &Path::ROOT.field(field.name),
-                message,
-                expected.as_str(),
-            );
-        }
-    }
-}
-
-/// "Require `<f>`": an absent field is a missing non-empty string.
-pub(crate) fn require(rule: &str, input: Input<'_>, field: &str, out: &mut Collector) {
-    if !input.has(field) {
-        let message = format!("{field} must be a non-empty string");
-        out.branch(
-            rule,
-            Code::MissingValue,
-            &Path::ROOT.field(field),
-            message,
-            format!("a non-empty {field}"),
-        );
-    }
-}
-
-/// "Require list `<f>`": an absent or empty field is a missing non-empty array.
-pub(crate) fn require_list(rule: &str, input: Input<'_>, field: &str, out: &mut Collector) {
-    if input.absent_or_empty(field) {
-        let message = format!("{field} must be a non-empty array");
-        out.branch(
-            rule,
-            Code::MissingValue,
-            &Path::ROOT.field(field),
-            message,
-            format!("at least one {field} entry"),
-        );
-    }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
     use super::hashline_edit::Op;
     use super::items::Mode;
+    use super::names;
     use super::str_replace_editor::Command;
     use super::work_checkpoint::Action;
     use super::work_item_decide::Decision;
@@ -249,6 +190,30 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn no_tool_declares_a_rule_name_twice() {
+        for tool in Tool::ALL {
+            let names = names(tool);
+            let unique: BTreeSet<&String> = names.iter().collect();
+            assert_eq!(unique.len(), names.len(), "{tool}: {names:?}");
+        }
+    }
+
+    #[test]
+    fn the_recovery_requirements_are_one_declaration_both_tools_list() {
+        let mut recovery = Vec::new();
+        super::recovery::names(&mut recovery);
+        assert_eq!(recovery.len(), 4);
+        for tool in [Tool::WorkItemDecide, Tool::WorkCheckpoint] {
+            let names = names(tool);
+            let at = names
+                .iter()
+                .position(|n| *n == recovery[0])
+                .expect("the recovery rules are listed");
+            assert_eq!(names[at..at + recovery.len()], recovery[..], "{tool}");
         }
     }
 }

@@ -1,27 +1,29 @@
 //! The branch rules of `str_replace_editor` (§4.7).
 
-use super::{Input, matrix};
-use crate::catalog::Tool;
+use super::declare::Rules;
+use super::input::Input;
 use crate::collector::Collector;
 use crate::issue::Code;
 use crate::json::Json;
 use crate::path::Path;
 use crate::text::is_blank;
 
-rule_names! {
-    PATH_NOT_BLANK = "path-not-blank";
-    CREATE_REQUIRES_FILE_TEXT = "create-requires-file-text";
-    STR_REPLACE_REQUIRES_OLD_STR = "str-replace-requires-old-str";
-    STR_REPLACE_OLD_STR_NOT_EMPTY = "str-replace-old-str-not-empty";
-    INSERT_REQUIRES_NEW_STR = "insert-requires-new-str";
-    INSERT_REQUIRES_INSERT_LINE = "insert-requires-insert-line";
-    VIEW_RANGE_START = "view-range-start";
-    VIEW_RANGE_ORDER = "view-range-order";
+rules! {
+    /// The rules of `str_replace_editor`, in inventory order (the matrix's follow).
+    fn names {
+        PATH_NOT_BLANK = "path-not-blank";
+        CREATE_REQUIRES_FILE_TEXT = "create-requires-file-text";
+        STR_REPLACE_REQUIRES_OLD_STR = "str-replace-requires-old-str";
+        STR_REPLACE_OLD_STR_NOT_EMPTY = "str-replace-old-str-not-empty";
+        INSERT_REQUIRES_NEW_STR = "insert-requires-new-str";
+        INSERT_REQUIRES_INSERT_LINE = "insert-requires-insert-line";
+        VIEW_RANGE_START = "view-range-start";
+        VIEW_RANGE_ORDER = "view-range-order";
+    }
 }
 
-pub(crate) fn names() -> Vec<String> {
-    NAMES.iter().map(|n| (*n).to_owned()).collect()
-}
+/// The branch rules of `str_replace_editor`, after its field matrix.
+pub(super) const RULES: Rules = Rules { run, names };
 
 selector! {
     /// The editor commands.
@@ -33,9 +35,7 @@ selector! {
     }
 }
 
-pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
-    let input = *input;
-    matrix(Tool::StrReplaceEditor, input, out);
+fn run(input: Input<'_>, out: &mut Collector) {
     if input.string("path").is_some_and(|p| is_blank(p.units())) {
         out.branch(
             PATH_NOT_BLANK,

@@ -1,21 +1,24 @@
 //! The URL rule of `web_fetch` (§5.5): an absolute http(s) URL by the WHATWG URL Standard.
 
-use super::Input;
+use super::declare::Rules;
+use super::input::Input;
 use crate::collector::Collector;
 use crate::issue::Code;
 use crate::path::Path;
 use crate::text::truncate;
 
-rule_names! {
-    URL_PARSES = "url-parses";
-    URL_SCHEME = "url-scheme";
+rules! {
+    /// The rules of `web_fetch`, in inventory order.
+    fn names {
+        URL_PARSES = "url-parses";
+        URL_SCHEME = "url-scheme";
+    }
 }
 
-pub(crate) fn names() -> Vec<String> {
-    NAMES.iter().map(|n| (*n).to_owned()).collect()
-}
+/// The branch rules of `web_fetch`.
+pub(super) const RULES: Rules = Rules { run, names };
 
-pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
+fn run(input: Input<'_>, out: &mut Collector) {
     let Some(url) = input.string("url") else {
         return;
     };

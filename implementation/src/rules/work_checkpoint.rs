@@ -1,58 +1,87 @@
 //! The branch rules of `work_checkpoint` (§4.5).
 
-use super::items::{ItemMode, check_item, generic_names};
-use super::{Input, matrix, per_field, require, require_list};
-use crate::catalog::Tool;
+use super::declare::Needs::Present;
+use super::declare::{PerField, Requirements, Rules};
+use super::input::Input;
+use super::items::{ItemMode, check_item};
+use super::recovery::RECOVERY;
 use crate::collector::Collector;
 use crate::issue::Code;
 use crate::path::Path;
 
-rule_names! {
-    ACTION_REQUIRES_RUNID = "action-requires-runid";
-    REGISTER_ONE_ROUTE = "register-one-route";
-    GENERIC_REGISTER_REQUIRES_RUNID = "generic-register-requires-runid";
-    AUTHORIZE_REQUIRES_STAGES = "authorize-requires-stages";
-    RECORD_APPROVAL_REQUIRES_STAGE = "record-approval-requires-stage";
-    GENERIC_REGISTER_REQUIRES_AMENDMENT_ID = "generic-register-requires-amendment-id";
-    GENERIC_REGISTER_REQUIRES_RATIONALE = "generic-register-requires-rationale";
-    RECOVER_REQUIRES_RUNID = "recover-requires-runid";
-    RECOVER_REQUIRES_CHECKPOINT_ID = "recover-requires-checkpoint-id";
-    RECOVER_REQUIRES_RECOVERY_ID = "recover-requires-recovery-id";
-    RECOVER_REQUIRES_DIAGNOSIS = "recover-requires-diagnosis";
-    RECOVER_REQUIRES_CHANGED_CONDITION = "recover-requires-changed-condition";
-    RECOVER_REQUIRES_VERIFICATION = "recover-requires-verification";
-    AMEND_REQUIRES_RUNID = "amend-requires-runid";
-    AMEND_REQUIRES_AMENDMENT_ID = "amend-requires-amendment-id";
-    AMEND_REQUIRES_RATIONALE = "amend-requires-rationale";
-    AUTHORIZE_REQUIRES_AUTHORITY_ID = "authorize-requires-authority-id";
-    AUTHORIZE_REQUIRES_MESSAGE_ID = "authorize-requires-message-id";
-    RECORD_APPROVAL_REQUIRES_AUTHORITY_ID = "record-approval-requires-authority-id";
-    RECORD_APPROVAL_REQUIRES_APPROVAL_ID = "record-approval-requires-approval-id";
-    RECORD_APPROVAL_REQUIRES_ARTIFACT_PATH = "record-approval-requires-artifact-path";
-    RECORD_APPROVAL_REQUIRES_ARTIFACT_SHA256 = "record-approval-requires-artifact-sha256";
-    REVOKE_AUTHORITY_REQUIRES_AUTHORITY_ID = "revoke-authority-requires-authority-id";
-    REVOKE_AUTHORITY_REQUIRES_REVOCATION_ID = "revoke-authority-requires-revocation-id";
-    START_REQUIRES_CHECKPOINT_ID = "start-requires-checkpoint-id";
-    VERIFY_REQUIRES_CHECKPOINT_ID = "verify-requires-checkpoint-id";
-    REVIEW_REQUIRES_CHECKPOINT_ID = "review-requires-checkpoint-id";
-    BIND_REQUIRES_CHECKPOINT_ID = "bind-requires-checkpoint-id";
+rules! {
+    /// The rules of `work_checkpoint`, in inventory order (the matrix's follow).
+    fn names {
+        ACTION_REQUIRES_RUNID = "action-requires-runid";
+        REGISTER_ONE_ROUTE = "register-one-route";
+        GENERIC_REGISTER_REQUIRES_RUNID = "generic-register-requires-runid";
+        AUTHORIZE_REQUIRES_STAGES = "authorize-requires-stages";
+        RECORD_APPROVAL_REQUIRES_STAGE = "record-approval-requires-stage";
+        /// What a generic registration requires besides its runId.
+        GENERIC_REGISTER: Requirements = Requirements(&[
+            ("generic-register-requires-amendment-id", Present("amendmentId")),
+            ("generic-register-requires-rationale", Present("rationale")),
+        ]);
+        /// What `recover` requires before the recovery itself.
+        RECOVER: Requirements = Requirements(&[
+            ("recover-requires-runid", Present("runId")),
+            ("recover-requires-checkpoint-id", Present("checkpointId")),
+        ]);
+        include super::recovery::names;
+        /// What `amend` requires.
+        AMEND: Requirements = Requirements(&[
+            ("amend-requires-runid", Present("runId")),
+            ("amend-requires-amendment-id", Present("amendmentId")),
+            ("amend-requires-rationale", Present("rationale")),
+        ]);
+        /// What `authorize` requires before its stages.
+        AUTHORIZE: Requirements = Requirements(&[
+            ("authorize-requires-authority-id", Present("authorityId")),
+            ("authorize-requires-message-id", Present("messageId")),
+        ]);
+        /// What `record_approval` requires before its stage.
+        RECORD_APPROVAL: Requirements = Requirements(&[
+            ("record-approval-requires-authority-id", Present("authorityId")),
+            ("record-approval-requires-approval-id", Present("approvalId")),
+        ]);
+        /// What `record_approval` requires after its stage.
+        RECORD_APPROVAL_ARTIFACT: Requirements = Requirements(&[
+            ("record-approval-requires-artifact-path", Present("artifactPath")),
+            ("record-approval-requires-artifact-sha256", Present("artifactSha256")),
+        ]);
+        /// What `revoke_authority` requires.
+        REVOKE_AUTHORITY: Requirements = Requirements(&[
+            ("revoke-authority-requires-authority-id", Present("authorityId")),
+            ("revoke-authority-requires-revocation-id", Present("revocationId")),
+        ]);
+        /// What `start` requires.
+        START: Requirements = Requirements(&[
+            ("start-requires-checkpoint-id", Present("checkpointId")),
+        ]);
+        /// What `verify` requires.
+        VERIFY: Requirements = Requirements(&[
+            ("verify-requires-checkpoint-id", Present("checkpointId")),
+        ]);
+        /// What `review` requires.
+        REVIEW: Requirements = Requirements(&[
+            ("review-requires-checkpoint-id", Present("checkpointId")),
+        ]);
+        /// What `bind` requires.
+        BIND: Requirements = Requirements(&[
+            ("bind-requires-checkpoint-id", Present("checkpointId")),
+        ]);
+        /// The generic registration context a native `planPath` registration may not carry, in
+        /// the order reported.
+        NATIVE_REGISTER_FORBIDS: PerField = PerField {
+            prefix: "native-register-forbids",
+            fields: &["amendmentId", "rationale", "tasks", "checkpoints"],
+        };
+        include super::items::generic_names;
+    }
 }
 
-/// The generic registration context a native `planPath` registration may not carry, in order.
-const GENERIC_REGISTRATION_FIELDS: [&str; 4] = ["amendmentId", "rationale", "tasks", "checkpoints"];
-
-const NATIVE_REGISTER_FORBIDS: &str = "native-register-forbids";
-
-pub(crate) fn names() -> Vec<String> {
-    let mut names: Vec<String> = NAMES.iter().map(|n| (*n).to_owned()).collect();
-    names.extend(
-        GENERIC_REGISTRATION_FIELDS
-            .iter()
-            .map(|f| per_field(NATIVE_REGISTER_FORBIDS, f)),
-    );
-    names.extend(generic_names());
-    names
-}
+/// The branch rules of `work_checkpoint`, after its field matrix.
+pub(super) const RULES: Rules = Rules { run, names };
 
 selector! {
     /// The checkpoint and authority actions.
@@ -71,9 +100,7 @@ selector! {
     }
 }
 
-pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
-    let input = *input;
-    matrix(Tool::WorkCheckpoint, input, out);
+fn run(input: Input<'_>, out: &mut Collector) {
     let Some(action) = input.string("action").and_then(Action::parse) else {
         return;
     };
@@ -112,10 +139,10 @@ fn route(action: Action, input: Input<'_>, out: &mut Collector) {
                 "exactly one registration route",
             );
         }
-        for field in GENERIC_REGISTRATION_FIELDS {
+        for (field, rule) in NATIVE_REGISTER_FORBIDS.each() {
             if input.has(field) {
                 out.branch(
-                    per_field(NATIVE_REGISTER_FORBIDS, field),
+                    rule,
                     Code::InvalidValue,
                     &Path::ROOT.field(field),
                     format!(
@@ -135,45 +162,25 @@ fn route(action: Action, input: Input<'_>, out: &mut Collector) {
                 "the existing execution runId",
             );
         }
-        require(
-            GENERIC_REGISTER_REQUIRES_AMENDMENT_ID,
-            input,
-            "amendmentId",
-            out,
-        );
-        require(GENERIC_REGISTER_REQUIRES_RATIONALE, input, "rationale", out);
+        GENERIC_REGISTER.check(input, out);
     }
 }
 
 /// Rule 4: what each action requires.
 fn per_action(action: Action, input: Input<'_>, out: &mut Collector) {
     match action {
-        Action::Start => require(START_REQUIRES_CHECKPOINT_ID, input, "checkpointId", out),
-        Action::Verify => require(VERIFY_REQUIRES_CHECKPOINT_ID, input, "checkpointId", out),
-        Action::Review => require(REVIEW_REQUIRES_CHECKPOINT_ID, input, "checkpointId", out),
-        Action::Bind => require(BIND_REQUIRES_CHECKPOINT_ID, input, "checkpointId", out),
+        Action::Start => START.check(input, out),
+        Action::Verify => VERIFY.check(input, out),
+        Action::Review => REVIEW.check(input, out),
+        Action::Bind => BIND.check(input, out),
         Action::Recover => {
-            require(RECOVER_REQUIRES_RUNID, input, "runId", out);
-            require(RECOVER_REQUIRES_CHECKPOINT_ID, input, "checkpointId", out);
-            require(RECOVER_REQUIRES_RECOVERY_ID, input, "recoveryId", out);
-            require(RECOVER_REQUIRES_DIAGNOSIS, input, "diagnosis", out);
-            require(
-                RECOVER_REQUIRES_CHANGED_CONDITION,
-                input,
-                "changedCondition",
-                out,
-            );
-            require_list(RECOVER_REQUIRES_VERIFICATION, input, "verification", out);
+            RECOVER.check(input, out);
+            RECOVERY.check(input, out);
         }
-        Action::Amend => {
-            require(AMEND_REQUIRES_RUNID, input, "runId", out);
-            require(AMEND_REQUIRES_AMENDMENT_ID, input, "amendmentId", out);
-            require(AMEND_REQUIRES_RATIONALE, input, "rationale", out);
-        }
+        Action::Amend => AMEND.check(input, out),
         Action::Complete | Action::Register => {}
         Action::Authorize => {
-            require(AUTHORIZE_REQUIRES_AUTHORITY_ID, input, "authorityId", out);
-            require(AUTHORIZE_REQUIRES_MESSAGE_ID, input, "messageId", out);
+            AUTHORIZE.check(input, out);
             if input.absent_or_empty("stages") {
                 out.branch(
                     AUTHORIZE_REQUIRES_STAGES,
@@ -185,18 +192,7 @@ fn per_action(action: Action, input: Input<'_>, out: &mut Collector) {
             }
         }
         Action::RecordApproval => {
-            require(
-                RECORD_APPROVAL_REQUIRES_AUTHORITY_ID,
-                input,
-                "authorityId",
-                out,
-            );
-            require(
-                RECORD_APPROVAL_REQUIRES_APPROVAL_ID,
-                input,
-                "approvalId",
-                out,
-            );
+            RECORD_APPROVAL.check(input, out);
             if !input.has("stage") {
                 out.branch(
                     RECORD_APPROVAL_REQUIRES_STAGE,
@@ -206,32 +202,8 @@ fn per_action(action: Action, input: Input<'_>, out: &mut Collector) {
                     "a canonical authority stage",
                 );
             }
-            require(
-                RECORD_APPROVAL_REQUIRES_ARTIFACT_PATH,
-                input,
-                "artifactPath",
-                out,
-            );
-            require(
-                RECORD_APPROVAL_REQUIRES_ARTIFACT_SHA256,
-                input,
-                "artifactSha256",
-                out,
-            );
+            RECORD_APPROVAL_ARTIFACT.check(input, out);
         }
-        Action::RevokeAuthority => {
-            require(
-                REVOKE_AUTHORITY_REQUIRES_AUTHORITY_ID,
-                input,
-                "authorityId",
-                out,
-            );
-            require(
-                REVOKE_AUTHORITY_REQUIRES_REVOCATION_ID,
-                input,
-                "revocationId",
-                out,
-            );
-        }
+        Action::RevokeAuthority => REVOKE_AUTHORITY.check(input, out),
     }
 }

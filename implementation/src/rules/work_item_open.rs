@@ -1,58 +1,84 @@
 //! The branch rules of `work_item_open` (§4.1) and its execution boundary (§5.3).
 
-use super::items::{
-    ItemMode, check_item, generic_names, malformed_rule, preview_message, standalone_names,
-};
-use super::{Input, per_field, require};
+use super::declare::Needs::Present;
+use super::declare::{Declared, Malformed, PerField, Requirements, Rules};
+use super::input::Input;
+use super::items::{ItemMode, check_item, preview_message};
 use crate::collector::Collector;
 use crate::issue::Code;
 use crate::json::Json;
 use crate::path::Path;
-use crate::path_kind::{PathReason, PathRule, directory_subtree, exact_file};
+use crate::path_kind::{PathRule, directory_subtree, exact_file};
+use crate::rule::BranchRule;
 
-rule_names! {
-    EXECUTION_AND_RUNID = "execution-and-runid";
-    AMENDMENT_CONTEXT_REQUIRES_RUNID = "amendment-context-requires-runid";
-    BOUNDARY_NOT_EMPTY = "boundary-not-empty";
-    APPEND_REQUIRES_AMENDMENT_ID = "append-requires-amendment-id";
-    APPEND_REQUIRES_RATIONALE = "append-requires-rationale";
-}
-
-/// The amendment context an execution registration may not carry, in the order reported.
-const AMENDMENT_CONTEXT: [&str; 2] = ["amendmentId", "rationale"];
-
-const EXECUTION_FORBIDS: &str = "execution-forbids";
-
-pub(crate) fn names() -> Vec<String> {
-    let mut names: Vec<String> = NAMES.iter().map(|n| (*n).to_owned()).collect();
-    names.extend(
-        AMENDMENT_CONTEXT
-            .iter()
-            .map(|f| per_field(EXECUTION_FORBIDS, f)),
-    );
-    names.extend(generic_names());
-    names.extend(standalone_names());
-    for (list, _) in BOUNDARY_LISTS {
-        names.push(unique_rule(list));
-        // A boundary file is non-blank, so only a directory (`/`) can be an empty path.
-        let reasons = PathReason::ALL
-            .into_iter()
-            .filter(|r| list == "directories" || *r != PathReason::EmptyPath);
-        names.extend(reasons.map(|r| malformed_rule(&format!("boundary-{list}"), r)));
+rules! {
+    /// The rules of `work_item_open`, in inventory order.
+    fn names {
+        EXECUTION_AND_RUNID = "execution-and-runid";
+        AMENDMENT_CONTEXT_REQUIRES_RUNID = "amendment-context-requires-runid";
+        BOUNDARY_NOT_EMPTY = "boundary-not-empty";
+        /// What a `runId` append requires.
+        APPEND: Requirements = Requirements(&[
+            ("append-requires-amendment-id", Present("amendmentId")),
+            ("append-requires-rationale", Present("rationale")),
+        ]);
+        /// The amendment context an execution registration may not carry, in the order reported.
+        EXECUTION_FORBIDS: PerField = PerField {
+            prefix: "execution-forbids",
+            fields: &["amendmentId", "rationale"],
+        };
+        include super::items::generic_names;
+        include super::items::standalone_names;
+        /// The boundary's exact files; a non-blank file is never an empty path.
+        BOUNDARY_FILES: BoundaryList = BoundaryList {
+            name: "files",
+            kind: exact_file,
+            malformed: Malformed {
+                prefix: "boundary-files",
+                can_be_empty: false,
+            },
+        };
+        /// The boundary's directory subtrees; only a directory (`/`) can be an empty path.
+        BOUNDARY_DIRECTORIES: BoundaryList = BoundaryList {
+            name: "directories",
+            kind: directory_subtree,
+            malformed: Malformed {
+                prefix: "boundary-directories",
+                can_be_empty: true,
+            },
+        };
     }
-    names
 }
 
-/// The boundary lists with their path-kind rules, in the order they are checked.
-const BOUNDARY_LISTS: [(&str, PathRule); 2] =
-    [("files", exact_file), ("directories", directory_subtree)];
+/// The branch rules of `work_item_open`.
+pub(super) const RULES: Rules = Rules { run, names };
 
-fn unique_rule(list: &str) -> String {
-    format!("boundary-{list}-unique")
+/// A list of the execution boundary, with its path-kind rule and its rules.
+#[derive(Debug)]
+struct BoundaryList {
+    /// The member name (`files`).
+    name: &'static str,
+    /// The path-kind rule of its entries.
+    kind: PathRule,
+    /// Its malformed-path rules; their prefix also names its uniqueness rule.
+    malformed: Malformed,
 }
 
-pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
-    let input = *input;
+impl BoundaryList {
+    /// The rule of a path declared twice (`boundary-files-unique`).
+    fn unique(&self) -> BranchRule {
+        BranchRule::member(self.malformed.prefix, "unique")
+    }
+}
+
+impl Declared for BoundaryList {
+    fn list(&self, names: &mut Vec<String>) {
+        names.push(self.unique().into_name());
+        self.malformed.list(names);
+    }
+}
+
+fn run(input: Input<'_>, out: &mut Collector) {
     let execution = input.has("execution");
     let run_id = input.has("runId");
     if execution && run_id {
@@ -65,10 +91,10 @@ pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
         );
     }
     if execution {
-        for field in AMENDMENT_CONTEXT {
+        for (field, rule) in EXECUTION_FORBIDS.each() {
             if input.has(field) {
                 out.branch(
-                    per_field(EXECUTION_FORBIDS, field),
+                    rule,
                     Code::InvalidValue,
                     &Path::ROOT.field(field),
                     format!("{field} is append-only amendment context and conflicts with execution registration"),
@@ -99,8 +125,7 @@ pub(crate) fn run(input: &Input<'_>, out: &mut Collector) {
         check_boundary(boundary, out);
     }
     if run_id {
-        require(APPEND_REQUIRES_AMENDMENT_ID, input, "amendmentId", out);
-        require(APPEND_REQUIRES_RATIONALE, input, "rationale", out);
+        APPEND.check(input, out);
     }
 }
 
@@ -109,8 +134,8 @@ fn check_boundary(boundary: Input<'_>, out: &mut Collector) {
     let base = Path::ROOT.field("execution");
     let base = base.field("boundary");
     let mut clean = true;
-    for (list, rule) in BOUNDARY_LISTS {
-        clean &= check_list(boundary, list, rule, &base, out);
+    for list in [&*BOUNDARY_FILES, &*BOUNDARY_DIRECTORIES] {
+        clean &= check_list(boundary, list, &base, out);
     }
     if clean && boundary.absent_or_empty("files") && boundary.absent_or_empty("directories") {
         out.branch(
@@ -128,17 +153,17 @@ const EXPECTED: &str = "normalized non-empty exact files or directory subtrees";
 /// Checks one boundary list; whether it had no problem.
 fn check_list(
     boundary: Input<'_>,
-    name: &'static str,
-    rule: PathRule,
+    list: &BoundaryList,
     base: &Path<'_>,
     out: &mut Collector,
 ) -> bool {
-    let list = base.field(name);
+    let name = list.name;
+    let path = base.field(name);
     let mut seen: Vec<&[u16]> = Vec::new();
     for (j, entry) in boundary.list(name).unwrap_or_default().iter().enumerate() {
         let Json::String(entry) = entry else { continue };
         let before = format!("boundary.{name} path ");
-        match rule(entry.units()) {
+        match (list.kind)(entry.units()) {
             Err(reason) => {
                 let message = preview_message(
                     &before,
@@ -147,9 +172,9 @@ fn check_list(
                     &format!(" is malformed ({reason})"),
                 );
                 out.branch(
-                    malformed_rule(&format!("boundary-{name}"), reason),
+                    list.malformed.rule(reason),
                     Code::InvalidValue,
-                    &list.index(j),
+                    &path.index(j),
                     message,
                     EXPECTED,
                 );
@@ -159,9 +184,9 @@ fn check_list(
                 let message =
                     preview_message(&before, normalized, 64, " is declared more than once");
                 out.branch(
-                    unique_rule(name),
+                    list.unique(),
                     Code::InvalidValue,
-                    &list.index(j),
+                    &path.index(j),
                     message,
                     EXPECTED,
                 );

@@ -1,0 +1,50 @@
+//! The field matrix (§4.4, §4.5, §4.7): every present field, in declared order, that the
+//! selector's value does not consume is refused. Its rules, `matrix-<value>`, are the catalog's
+//! matrix rows.
+
+use super::input::Input;
+use crate::catalog::{Matrix, Tool};
+use crate::collector::Collector;
+use crate::issue::Code;
+use crate::js_string::JsString;
+use crate::path::Path;
+use crate::rule::BranchRule;
+
+/// The rule of one row of a field matrix.
+fn rule(value: &str) -> BranchRule {
+    BranchRule::member("matrix", value)
+}
+
+/// The names of the matrix rules of `tool`, one per row, in the catalog's order.
+pub(super) fn names(tool: Tool) -> impl Iterator<Item = String> {
+    let rows = tool.spec().matrix.iter().flat_map(|m| &m.rows);
+    rows.map(|row| rule(row.value).into_name())
+}
+
+/// Refuses the present fields the selector's value does not consume; nothing for a tool without
+/// a matrix.
+pub(super) fn check(tool: Tool, input: Input<'_>, out: &mut Collector) {
+    let spec = tool.spec();
+    let Some(Matrix { selector, .. }) = &spec.matrix else {
+        return;
+    };
+    let Some(value) = input.string(selector).map(JsString::to_string_lossy) else {
+        return;
+    };
+    let Some(row) = spec.matrix.as_ref().and_then(|m| m.row(&value)) else {
+        return;
+    };
+    let expected = format!("only {}", row.consumes.join(", "));
+    for field in &spec.fields {
+        if field.name != *selector && input.has(field.name) && !row.consumes.contains(&field.name) {
+            let message = format!("{} is not consumed by {selector} {value}", field.name);
+            out.branch(
+                rule(&value),
+                Code::InvalidValue,
+                &Path::ROOT.field(field.name),
+                message,
+                expected.as_str(),
+            );
+        }
+    }
+}
