@@ -1,0 +1,349 @@
+//! Reading JSON texts into `Json` the way the contract's host reads them (§2.1.3, §6.5).
+
+use std::fmt;
+
+use super::{Json, Object};
+use crate::js_string::JsString;
+
+/// Why a JSON text could not be read, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// 1-based line of the offending character.
+    pub line: usize,
+    /// 1-based column (in characters) of the offending character.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// How deeply arrays and objects may nest in a parsed text; deeper texts are refused, not overflowed.
+pub const MAX_DEPTH: usize = 512;
+
+impl Json {
+    /// Parses one JSON text (surrounding whitespace allowed, nothing else).
+    pub fn parse(text: &str) -> Result<Json, ParseError> {
+        let mut p = Parser {
+            text,
+            pos: 0,
+            depth: 0,
+        };
+        p.skip_ws();
+        let value = p.value()?;
+        p.skip_ws();
+        if p.pos < text.len() {
+            return Err(p.error("unexpected text after the JSON value"));
+        }
+        Ok(value)
+    }
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    pos: usize,
+    depth: usize,
+}
+
+impl Parser<'_> {
+    fn error(&self, message: &str) -> ParseError {
+        let before = &self.text[..self.pos];
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        ParseError {
+            line,
+            column,
+            message: message.to_owned(),
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.pos).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.pos += 1;
+        }
+    }
+
+    fn expect(&mut self, byte: u8, what: &str) -> Result<(), ParseError> {
+        if self.peek() == Some(byte) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.error(&format!("expected {what}")))
+        }
+    }
+
+    fn value(&mut self) -> Result<Json, ParseError> {
+        match self.peek() {
+            None => Err(self.error("unexpected end of text, expected a JSON value")),
+            Some(b'{') => self.nested(Parser::object),
+            Some(b'[') => self.nested(Parser::array),
+            Some(b'"') => Ok(Json::String(self.string()?)),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(b't') => self.literal("true", Json::Bool(true)),
+            Some(b'f') => self.literal("false", Json::Bool(false)),
+            Some(b'n') => self.literal("null", Json::Null),
+            Some(_) => Err(self.error("expected a JSON value")),
+        }
+    }
+
+    fn nested(&mut self, f: fn(&mut Self) -> Result<Json, ParseError>) -> Result<Json, ParseError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.error(&format!(
+                "arrays and objects nest deeper than {MAX_DEPTH} levels"
+            )));
+        }
+        self.depth += 1;
+        let value = f(self);
+        self.depth -= 1;
+        value
+    }
+
+    fn literal(&mut self, word: &str, value: Json) -> Result<Json, ParseError> {
+        if self.text[self.pos..].starts_with(word) {
+            self.pos += word.len();
+            Ok(value)
+        } else {
+            Err(self.error("expected a JSON value"))
+        }
+    }
+
+    fn object(&mut self) -> Result<Json, ParseError> {
+        self.pos += 1;
+        let mut members = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(Json::Object(Object::default()));
+        }
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return Err(self.error("expected a member name in double quotes"));
+            }
+            let name = self.string()?;
+            self.skip_ws();
+            self.expect(b':', "':' after the member name")?;
+            self.skip_ws();
+            let value = self.value()?;
+            members.push((name, value));
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(Json::Object(Object::from_members(members)));
+                }
+                _ => return Err(self.error("expected ',' or '}' in the object")),
+            }
+        }
+    }
+
+    fn array(&mut self) -> Result<Json, ParseError> {
+        self.pos += 1;
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(Json::Array(items));
+        }
+        loop {
+            self.skip_ws();
+            items.push(self.value()?);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(Json::Array(items));
+                }
+                _ => return Err(self.error("expected ',' or ']' in the array")),
+            }
+        }
+    }
+
+    fn number(&mut self) -> Result<Json, ParseError> {
+        let start = self.pos;
+        let bytes = self.text.as_bytes();
+        let digits = |p: &mut Self| {
+            let from = p.pos;
+            while bytes.get(p.pos).is_some_and(u8::is_ascii_digit) {
+                p.pos += 1;
+            }
+            p.pos - from
+        };
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => {
+                digits(self);
+            }
+            _ => return Err(self.error("expected a digit in the number")),
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            if digits(self) == 0 {
+                return Err(self.error("expected a digit after the decimal point"));
+            }
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            self.pos += 1;
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.pos += 1;
+            }
+            if digits(self) == 0 {
+                return Err(self.error("expected a digit in the exponent"));
+            }
+        }
+        // Rust's parser rounds to nearest and gives an infinity on overflow, as the host does.
+        let value: f64 = self.text[start..self.pos]
+            .parse()
+            .map_err(|_| self.error("invalid number"))?;
+        Ok(Json::Number(value))
+    }
+
+    fn string(&mut self) -> Result<JsString, ParseError> {
+        self.pos += 1;
+        let mut out: Vec<u16> = Vec::new();
+        loop {
+            let rest = &self.text[self.pos..];
+            let Some(c) = rest.chars().next() else {
+                return Err(self.error("unterminated string"));
+            };
+            match c {
+                '"' => {
+                    self.pos += 1;
+                    return Ok(JsString::from_units(out));
+                }
+                '\\' => {
+                    self.pos += 1;
+                    let Some(e) = self.peek() else {
+                        return Err(self.error("unterminated string"));
+                    };
+                    self.pos += 1;
+                    match e {
+                        b'"' => out.push(0x22),
+                        b'\\' => out.push(0x5C),
+                        b'/' => out.push(0x2F),
+                        b'b' => out.push(0x08),
+                        b'f' => out.push(0x0C),
+                        b'n' => out.push(0x0A),
+                        b'r' => out.push(0x0D),
+                        b't' => out.push(0x09),
+                        b'u' => {
+                            let hex = self.text.get(self.pos..self.pos + 4).unwrap_or("");
+                            let unit = u16::from_str_radix(hex, 16)
+                                .ok()
+                                .filter(|_| {
+                                    hex.len() == 4 && hex.bytes().all(|b| b.is_ascii_hexdigit())
+                                })
+                                .ok_or_else(|| self.error("expected four hex digits after \\u"))?;
+                            self.pos += 4;
+                            out.push(unit);
+                        }
+                        _ => {
+                            self.pos -= 1;
+                            return Err(self.error("invalid escape in string"));
+                        }
+                    }
+                }
+                '\u{0}'..='\u{1f}' => {
+                    return Err(self.error("unescaped control character in string"));
+                }
+                _ => {
+                    let mut buf = [0u16; 2];
+                    out.extend_from_slice(c.encode_utf16(&mut buf));
+                    self.pos += c.len_utf8();
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> Json {
+        Json::parse(s).expect("valid JSON")
+    }
+
+    #[test]
+    fn repeated_names_keep_the_first_position_and_the_last_value() {
+        let v = parse(r#"{"x":1,"query":"a","x":2,"y":3}"#);
+        assert_eq!(v.to_compact(), r#"{"x":2,"query":"a","y":3}"#);
+    }
+
+    #[test]
+    fn array_index_names_come_first_in_numeric_order() {
+        let v = parse(
+            r#"{"zzz":1,"query":5,"10":2,"2":3,"aaa":4,"01":5,"4294967295":6,"4294967294":7}"#,
+        );
+        assert_eq!(
+            v.to_compact(),
+            r#"{"2":3,"10":2,"4294967294":7,"zzz":1,"query":5,"aaa":4,"01":5,"4294967295":6}"#
+        );
+    }
+
+    #[test]
+    fn numbers_read_as_doubles_and_overflow_to_infinity() {
+        assert_eq!(parse("1e400"), Json::Number(f64::INFINITY));
+        assert_eq!(parse("-1e400"), Json::Number(f64::NEG_INFINITY));
+        assert_eq!(parse("1.0000000000000001"), Json::Number(1.0));
+        assert_eq!(parse("9007199254740993"), Json::Number(9007199254740992.0));
+        assert_eq!(parse("1e-400"), Json::Number(0.0));
+    }
+
+    #[test]
+    fn lone_surrogates_are_kept_and_written_back_escaped() {
+        let v = parse(r#""a\ud800b\udc00""#);
+        assert_eq!(
+            v.as_string().map(|s| s.units().to_vec()),
+            Some(vec![0x61, 0xD800, 0x62, 0xDC00])
+        );
+        assert_eq!(v.to_compact(), r#""a\ud800b\udc00""#);
+        assert_eq!(parse(r#""\ud83d\ude00""#), Json::str("😀"));
+    }
+
+    #[test]
+    fn malformed_texts_are_refused_with_their_position() {
+        for (text, line, column) in [
+            ("{\"a\":}", 1, 6),
+            ("[1,]", 1, 4),
+            ("{\n  \"a\" 1}", 2, 7),
+            ("\"abc", 1, 5),
+            ("01", 1, 2),
+            ("1.", 1, 3),
+            ("tru", 1, 1),
+            ("{} x", 1, 4),
+            ("\"\\x\"", 1, 3),
+            ("", 1, 1),
+        ] {
+            let e = Json::parse(text).expect_err(text);
+            assert_eq!((e.line, e.column), (line, column), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn nesting_beyond_the_limit_is_refused_not_overflowed() {
+        let deep = "[".repeat(MAX_DEPTH + 1) + &"]".repeat(MAX_DEPTH + 1);
+        assert!(Json::parse(&deep).is_err());
+        let ok = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
+        assert!(Json::parse(&ok).is_ok());
+    }
+}
