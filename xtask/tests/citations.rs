@@ -9,8 +9,12 @@ use std::process::Command;
 use vvoc_reference::Json;
 use xtask::workspace_root;
 
-/// Texts that point outside the repository, wherever they occur.
+/// Texts that point outside the repository, wherever they occur (except in this file, which
+/// names them).
 const OUTSIDE: [&str; 3] = ["shared/spec", "../shared", "/work/"];
+
+/// This file, relative to the workspace root.
+const THIS_FILE: &str = "xtask/tests/citations.rs";
 
 /// Cited names that are not documents of the repository, with the reason.
 const NOT_DOCUMENTS: [(&str, &str); 2] = [
@@ -274,7 +278,7 @@ fn findings() -> Findings {
             continue;
         }
         let Some(text) = read(file) else { continue };
-        for (n, line) in text.lines().enumerate() {
+        for (n, line) in text.lines().enumerate().filter(|_| file != THIS_FILE) {
             for outside in OUTSIDE {
                 if line.contains(outside) {
                     problems.push(format!(
