@@ -15,7 +15,6 @@ use vvoc_reference::inventory::tool_inventory;
 use vvoc_reference::{Check, RuleId, validate_traced};
 
 use crate::docs::Output;
-use crate::mutants::coverage::{Coverage, RuleCoverage, coverage};
 use crate::mutants::rows::{Row, load};
 
 /// Where the page goes, relative to the workspace root.
@@ -27,21 +26,27 @@ const SHOWN: usize = 5;
 /// The page of the workspace at `root`, from its vectors (already loaded) and its row files.
 pub fn output(root: &Path, vectors: &[Vector]) -> Result<Output> {
     let rows = load(root)?;
-    let coverage = coverage(root, &rows)?;
     Ok(Output {
         path: PathBuf::from(PATH),
-        content: render(vectors, &rows, &coverage),
+        content: render(vectors, &rows),
     })
 }
 
+/// What pins and breaks one rule, and the issues it emitted.
+#[derive(Debug, Default)]
+struct Covered {
+    /// Reject vectors with an issue from the rule (for a rule of execution, the scenarios its
+    /// rows must be caught by), in suite order.
+    pins: Vec<String>,
+    /// The ids of the rows that break the rule, in row order.
+    rows: Vec<String>,
+    /// The issues the rule emitted on the vectors.
+    seen: Vec<Seen>,
+}
+
 /// The page's text.
-pub fn render(vectors: &[Vector], rows: &[Row], coverage: &Coverage) -> String {
-    let covered: BTreeMap<&str, &RuleCoverage> = coverage
-        .rules
-        .iter()
-        .map(|(id, c)| (id.as_str(), c))
-        .collect();
-    let messages = observed_messages(vectors);
+pub fn render(vectors: &[Vector], rows: &[Row]) -> String {
+    let (covered, strays) = cover(vectors, rows);
     let sources: BTreeMap<&str, &str> = rows
         .iter()
         .map(|r| (r.id.as_str(), r.source.as_str()))
@@ -79,13 +84,11 @@ pub fn render(vectors: &[Vector], rows: &[Row], coverage: &Coverage) -> String {
                     };
                 }
             }
-            if let Some(found) = messages.get(&id) {
-                for line in message_lines(&rule, found) {
-                    let _ = writeln!(out, "- {line}");
-                }
+            let entry = covered.get(&id);
+            for line in message_lines(&rule, entry.map(|e| e.seen.as_slice()).unwrap_or_default()) {
+                let _ = writeln!(out, "- {line}");
             }
-            let entry = covered.get(id.as_str());
-            let pins = entry.map(|e| e.vectors.as_slice()).unwrap_or_default();
+            let pins = entry.map(|e| e.pins.as_slice()).unwrap_or_default();
             let noun = if rule.is_exec() {
                 "Scenarios"
             } else {
@@ -101,9 +104,9 @@ pub fn render(vectors: &[Vector], rows: &[Row], coverage: &Coverage) -> String {
             );
         }
     }
-    if !coverage.strays.is_empty() {
+    if !strays.is_empty() {
         let _ = writeln!(out, "## Rows naming no rule\n");
-        for stray in &coverage.strays {
+        for stray in &strays {
             let _ = writeln!(out, "- `{stray}`");
         }
         out.push('\n');
@@ -344,25 +347,51 @@ fn quoted(values: &[&str]) -> String {
 /// One issue as a rule emitted it on some vector: code, path pattern, message, expected.
 type Seen = (String, String, String, Option<String>);
 
-/// The issues each rule emitted on the reject vectors, in vector order, without repeats.
-fn observed_messages(vectors: &[Vector]) -> BTreeMap<String, Vec<Seen>> {
-    let mut seen: BTreeMap<String, Vec<Seen>> = BTreeMap::new();
+/// Every inventory rule (by id) with its vectors, rows and issues, and the rows naming no rule.
+/// (The join of `cargo xtask mutants --coverage`, on vectors already loaded.)
+fn cover(vectors: &[Vector], rows: &[Row]) -> (BTreeMap<String, Covered>, Vec<String>) {
+    let mut covered: BTreeMap<String, Covered> = Tool::ALL
+        .into_iter()
+        .flat_map(tool_inventory)
+        .map(|r| (r.to_string(), Covered::default()))
+        .collect();
     for vector in vectors.iter().filter(|v| !v.expected.is_accept()) {
         for traced in validate_traced(vector.tool, &vector.input).1 {
+            let Some(entry) = covered.get_mut(&traced.rule.to_string()) else {
+                continue;
+            };
+            let name = vector.name();
+            if !entry.pins.contains(&name) {
+                entry.pins.push(name);
+            }
             let issue = traced.issue;
-            let entry = (
+            let seen = (
                 issue.code.to_string(),
                 index_free(&issue.path.to_string_lossy()),
                 issue.message.to_string_lossy(),
                 issue.expected.map(|e| e.to_string_lossy()),
             );
-            let list = seen.entry(traced.rule.to_string()).or_default();
-            if !list.contains(&entry) {
-                list.push(entry);
+            if !entry.seen.contains(&seen) {
+                entry.seen.push(seen);
             }
         }
     }
-    seen
+    let mut strays = Vec::new();
+    for row in rows {
+        let exec = row.rule().contains(":exec:");
+        match covered.get_mut(row.rule()) {
+            Some(entry) => {
+                entry.rows.push(row.id.clone());
+                for scenario in row.caught_by.iter().filter(|_| exec) {
+                    if !entry.pins.contains(scenario) {
+                        entry.pins.push(scenario.clone());
+                    }
+                }
+            }
+            None => strays.push(row.id.clone()),
+        }
+    }
+    (covered, strays)
 }
 
 /// A rendered issue path with every array index written `[]`.
