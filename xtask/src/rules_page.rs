@@ -258,7 +258,7 @@ fn refuses(pattern: &str, check: Check, node: Option<&Node>) -> String {
         None => format!("its bound of {noun}s"),
     };
     match check {
-        Check::Required => format!("an input without {at} (it is required)"),
+        Check::Required => format!("{at} when it is absent (it is required)"),
         Check::Type => format!("{at} when it is not {}", type_name(node)),
         Check::UnknownKey => format!("a member of {at} that it does not declare"),
         Check::Finite => format!("{at} when it is a number too large for a double (`1e400`)"),
