@@ -45,30 +45,38 @@ pub fn junit(run: &RunResult) -> String {
     out
 }
 
-fn junit_failure(o: Outcome) -> bool {
-    matches!(o, Outcome::Fail | Outcome::Fixed)
+/// How JUnit counts an outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Passed,
+    Failure,
+    Error,
+    Skipped,
 }
 
-fn junit_error(o: Outcome) -> bool {
-    matches!(
-        o,
-        Outcome::Error | Outcome::Timeout | Outcome::Crash | Outcome::ProtocolError
-    )
-}
-
-fn junit_skipped(o: Outcome) -> bool {
-    matches!(o, Outcome::Unsupported | Outcome::KnownFail)
+impl Kind {
+    /// Every outcome has its kind, so a new outcome cannot silently count as skipped.
+    const fn of(outcome: Outcome) -> Kind {
+        match outcome {
+            Outcome::Pass => Kind::Passed,
+            Outcome::Fail | Outcome::Fixed => Kind::Failure,
+            Outcome::Error | Outcome::Timeout | Outcome::Crash | Outcome::ProtocolError => {
+                Kind::Error
+            }
+            Outcome::Unsupported | Outcome::KnownFail => Kind::Skipped,
+        }
+    }
 }
 
 /// The `tests`, `failures`, `errors` and `skipped` attributes of a suite with these outcomes.
 pub(crate) fn junit_counts(outcomes: &[Outcome]) -> String {
-    let count = |f: fn(Outcome) -> bool| outcomes.iter().filter(|o| f(**o)).count();
+    let count = |kind: Kind| outcomes.iter().filter(|o| Kind::of(**o) == kind).count();
     format!(
         "tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\"",
         outcomes.len(),
-        count(junit_failure),
-        count(junit_error),
-        count(junit_skipped)
+        count(Kind::Failure),
+        count(Kind::Error),
+        count(Kind::Skipped)
     )
 }
 
@@ -87,21 +95,21 @@ pub(crate) fn junit_case(
         duration.as_secs_f64()
     );
     let message = xml(what);
-    match outcome {
-        Outcome::Pass => out.push_str("/>\n"),
-        o if junit_failure(o) => {
+    match Kind::of(outcome) {
+        Kind::Passed => out.push_str("/>\n"),
+        Kind::Failure => {
             let _ = writeln!(
                 out,
-                ">\n      <failure message=\"{message}\" type=\"{o}\"/>\n    </testcase>"
+                ">\n      <failure message=\"{message}\" type=\"{outcome}\"/>\n    </testcase>"
             );
         }
-        o if junit_error(o) => {
+        Kind::Error => {
             let _ = writeln!(
                 out,
-                ">\n      <error message=\"{message}\" type=\"{o}\"/>\n    </testcase>"
+                ">\n      <error message=\"{message}\" type=\"{outcome}\"/>\n    </testcase>"
             );
         }
-        _ => {
+        Kind::Skipped => {
             let _ = writeln!(
                 out,
                 ">\n      <skipped message=\"{message}\"/>\n    </testcase>"

@@ -1,201 +1,23 @@
-//! The JSON Lines peer protocol (interfaces.md §4, §9.2): the messages both ways, and their
-//! schemas (the scenario messages' own parts are in `protocol_exec`).
+//! The JSON Lines peer protocol (interfaces.md §4, §9.2): its version, what every message shares
+//! (a `type`, a `seq`), the JSON Schemas of every message, and `--validate-protocol`. The messages
+//! themselves: the runner's in `protocol_runner`, the peer's in `protocol_hello` and
+//! `protocol_result`, each written by one side and read by the other.
 
 use serde_json::{Value, json};
-use vvoc_reference::{Issue, JsString, Json, Object, Tool};
-
-use crate::outcome::Answer;
-use crate::run::Implementation;
+use vvoc_reference::{Json, Object, Tool};
 
 /// The protocol version this runner speaks.
 pub const PROTOCOL: u32 = 1;
 
-/// A message from the runner to the peer.
-#[derive(Clone, Copy, Debug)]
-pub enum ToPeer<'a> {
-    /// The opening message.
-    Hello,
-    /// One input to check.
-    Check {
-        /// The runner's number for this check; the answer echoes it.
-        seq: u64,
-        /// The tool.
-        tool: Tool,
-        /// The input.
-        input: &'a Json,
-    },
-    /// One step of a scenario: a call of `tool`.
-    Exec {
-        /// The runner's number for this step; the answer echoes it.
-        seq: u64,
-        /// The scenario's session.
-        session: &'a str,
-        /// The tool.
-        tool: Tool,
-        /// The input, `{root}` substituted.
-        input: &'a Json,
-    },
-    /// One step of a scenario: the anchored view of a file.
-    Anchors {
-        /// The runner's number for this step; the answer echoes it.
-        seq: u64,
-        /// The scenario's session.
-        session: &'a str,
-        /// The absolute path of the file.
-        path: &'a JsString,
-    },
-    /// The scenario is over; the peer may forget the session (no answer).
-    End {
-        /// The scenario's session.
-        session: &'a str,
-    },
-    /// The closing message.
-    Bye,
-}
+/// A message's `seq`: the runner numbers checks and steps with integers; a peer echoes the value
+/// it read, whatever it is, so that even a mistaken message gets its answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Seq(pub Json);
 
-impl ToPeer<'_> {
-    /// The message as one line of JSON, without the newline.
-    pub fn to_line(&self) -> String {
-        let mut o = Object::new();
-        match self {
-            ToPeer::Hello => {
-                o.insert("type", Json::str("hello"));
-                o.insert("protocol", Json::Number(f64::from(PROTOCOL)));
-            }
-            ToPeer::Check { seq, tool, input } => {
-                o.insert("type", Json::str("check"));
-                o.insert("seq", Json::Number(*seq as f64));
-                o.insert("tool", Json::str(tool.id()));
-                o.insert("input", (*input).clone());
-            }
-            ToPeer::Exec {
-                seq,
-                session,
-                tool,
-                input,
-            } => {
-                o.insert("type", Json::str("exec"));
-                o.insert("seq", Json::Number(*seq as f64));
-                o.insert("session", Json::str(session));
-                o.insert("tool", Json::str(tool.id()));
-                o.insert("input", (*input).clone());
-            }
-            ToPeer::Anchors { seq, session, path } => {
-                o.insert("type", Json::str("anchors"));
-                o.insert("seq", Json::Number(*seq as f64));
-                o.insert("session", Json::str(session));
-                o.insert("path", Json::String((*path).clone()));
-            }
-            ToPeer::End { session } => {
-                o.insert("type", Json::str("end"));
-                o.insert("session", Json::str(session));
-            }
-            ToPeer::Bye => o.insert("type", Json::str("bye")),
-        }
-        Json::Object(o).to_compact()
+impl From<u64> for Seq {
+    fn from(n: u64) -> Seq {
+        Seq(Json::Number(n as f64))
     }
-}
-
-/// A peer's hello: who it is and which tools it implements.
-pub fn parse_hello(line: &str) -> Result<Implementation, String> {
-    let message = message(line)?;
-    expect_type(&message, "hello")?;
-    match message.get("protocol").and_then(Json::as_f64) {
-        Some(p) if p == f64::from(PROTOCOL) => {}
-        Some(p) => {
-            return Err(format!(
-                "the peer speaks protocol {p}, this runner speaks {PROTOCOL}"
-            ));
-        }
-        None => return Err("the hello has no numeric \"protocol\"".to_owned()),
-    }
-    let implementation = message
-        .get("implementation")
-        .and_then(Json::as_object)
-        .ok_or("the hello has no \"implementation\" object")?;
-    let text = |name: &str| {
-        implementation
-            .get(name)
-            .and_then(Json::as_string)
-            .map(|s| s.to_string())
-            .ok_or_else(|| format!("the hello's implementation has no string {name:?}"))
-    };
-    let tools = message
-        .get("tools")
-        .and_then(Json::as_array)
-        .ok_or("the hello has no \"tools\" array")?;
-    let tools = tool_ids("tools", tools)?;
-    let scenarios = match message.get("scenarios") {
-        None => Vec::new(),
-        Some(Json::Array(ids)) => tool_ids("scenarios", ids)?,
-        Some(_) => return Err("the hello's \"scenarios\" must be an array of tool ids".to_owned()),
-    };
-    Ok(Implementation {
-        name: text("name")?,
-        version: text("version")?,
-        language: text("language")?,
-        tools,
-        scenarios,
-    })
-}
-
-/// The tool ids of the hello's member `member`.
-fn tool_ids(member: &str, ids: &[Json]) -> Result<Vec<String>, String> {
-    ids.iter()
-        .map(|t| {
-            let id = t
-                .as_string()
-                .map(|s| s.to_string())
-                .ok_or_else(|| format!("{member:?} must hold tool ids"))?;
-            id.parse::<Tool>()
-                .map(|_| id)
-                .map_err(|unknown| format!("{member:?} names an {unknown}"))
-        })
-        .collect()
-}
-
-/// A peer's answer to a check: its `seq` and the answer.
-pub fn parse_result(line: &str) -> Result<(u64, Answer), String> {
-    let message = message(line)?;
-    expect_type(&message, "result")?;
-    let seq = match message.get("seq").and_then(Json::as_f64) {
-        Some(n) if n >= 0.0 && n.fract() == 0.0 && n < 9.007_199_254_740_992e15 => n as u64,
-        _ => return Err("the result has no integer \"seq\"".to_owned()),
-    };
-    let answers: Vec<&str> = ["accept", "reject", "error"]
-        .into_iter()
-        .filter(|k| message.contains(k))
-        .collect();
-    let answer = match answers[..] {
-        ["accept"] => match message.get("accept") {
-            Some(output @ Json::Object(_)) => {
-                Answer::Verdict(vvoc_reference::Verdict::Accept(output.clone()))
-            }
-            _ => return Err("\"accept\" must be the normalized output, an object".to_owned()),
-        },
-        ["reject"] => {
-            let issues = message
-                .get("reject")
-                .and_then(Json::as_array)
-                .filter(|issues| (1..=vvoc_reference::issue::MAX_ISSUES).contains(&issues.len()))
-                .ok_or("\"reject\" must be an array of 1 to 8 issues")?;
-            let issues = issues
-                .iter()
-                .map(Issue::from_json)
-                .collect::<Result<Vec<_>, _>>()?;
-            Answer::Verdict(vvoc_reference::Verdict::Reject(issues))
-        }
-        ["error"] => match message.get("error").and_then(Json::as_string) {
-            Some(text) => Answer::Error(text.to_string()),
-            None => return Err("\"error\" must be a string".to_owned()),
-        },
-        _ => {
-            return Err(
-                "a result has exactly one of \"accept\", \"reject\" and \"error\"".to_owned(),
-            );
-        }
-    };
-    Ok((seq, answer))
 }
 
 /// A message's `type` (empty when it has none).
@@ -352,7 +174,7 @@ pub fn schemas() -> Vec<(&'static str, Value)> {
         ),
     ]
     .into_iter()
-    .chain(crate::protocol_exec::schemas())
+    .chain(scenario_schemas())
     .collect()
 }
 
@@ -396,16 +218,9 @@ impl ProtocolCheck {
         }
     }
 
-    /// Checks a message of the runner; a violation is the runner's bug, kept for the end of the run.
-    pub fn check_outgoing(&self, message: &ToPeer<'_>, line: &str) {
-        let stem = match message {
-            ToPeer::Hello => "runner-hello",
-            ToPeer::Check { .. } => "runner-check",
-            ToPeer::Exec { .. } => "runner-exec",
-            ToPeer::Anchors { .. } => "runner-anchors",
-            ToPeer::End { .. } => "runner-end",
-            ToPeer::Bye => "runner-bye",
-        };
+    /// Checks a message of the runner against the schema `stem`; a violation is the runner's
+    /// bug, kept for the end of the run.
+    pub fn check_outgoing(&self, stem: &str, line: &str) {
         if let (Err(violation), Ok(mut list)) =
             (self.check(stem, line), self.runner_violations.lock())
         {
@@ -420,4 +235,80 @@ impl ProtocolCheck {
             .map(|l| l.clone())
             .unwrap_or_default()
     }
+}
+
+/// The schemas of the scenario messages, by file stem.
+fn scenario_schemas() -> Vec<(&'static str, Value)> {
+    let tools: Vec<&str> = Tool::ALL.iter().map(|t| t.id()).collect();
+    let schema = |title: &str, description: &str, properties: Value, required: Value| {
+        json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": title,
+            "description": description,
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": false
+        })
+    };
+    let session = json!({"description": "The scenario's editing session.", "type": "string"});
+    let mut result = schema(
+        "peer step result",
+        "The peer's answer to an exec or anchors step: the text the tool returns, the message of the error it raises, or an error when the peer could not run the step.",
+        json!({
+            "type": {"const": "result"},
+            "seq": {"type": "integer", "minimum": 0},
+            "output": {"description": "The returned text.", "type": "string"},
+            "throws": {"description": "The raised error's message (exec only).", "type": "string"},
+            "error": {"description": "Not a tool outcome: the peer could not run the step.", "type": "string"}
+        }),
+        json!(["type", "seq"]),
+    );
+    if let Some(map) = result.as_object_mut() {
+        map.insert(
+            "oneOf".to_owned(),
+            json!([{"required": ["output"]}, {"required": ["throws"]}, {"required": ["error"]}]),
+        );
+    }
+    vec![
+        (
+            "runner-exec",
+            schema(
+                "runner exec",
+                "One call of a scenario, in its session; {root} is already substituted. The peer answers with a step result echoing seq.",
+                json!({
+                    "type": {"const": "exec"},
+                    "seq": {"type": "integer", "minimum": 0},
+                    "session": session,
+                    "tool": {"enum": tools},
+                    "input": {"description": "Any JSON value."}
+                }),
+                json!(["type", "seq", "session", "tool", "input"]),
+            ),
+        ),
+        (
+            "runner-anchors",
+            schema(
+                "runner anchors",
+                "The anchored view of a file (execution.md section 1.3); the peer answers with an output or an error.",
+                json!({
+                    "type": {"const": "anchors"},
+                    "seq": {"type": "integer", "minimum": 0},
+                    "session": session,
+                    "path": {"description": "An absolute path.", "type": "string"}
+                }),
+                json!(["type", "seq", "session", "path"]),
+            ),
+        ),
+        (
+            "runner-end",
+            schema(
+                "runner end",
+                "The scenario is over: the peer may forget the session. No answer.",
+                json!({"type": {"const": "end"}, "session": session}),
+                json!(["type", "session"]),
+            ),
+        ),
+        ("peer-step-result", result),
+    ]
 }

@@ -9,6 +9,7 @@ use vvoc_reference::{Tool, validate_json};
 
 use crate::compare::{Level, matches};
 use crate::outcome::{Answer, Outcome, Tallies, classify};
+use crate::protocol_hello::Implementation;
 use crate::scenario_compare::ScenarioLevel;
 use crate::scenario_records::ScenarioRecord;
 use crate::scenarios::Scenario;
@@ -51,38 +52,6 @@ impl Selection {
                 .filter
                 .as_ref()
                 .is_none_or(|f| name.contains(f.as_str()))
-    }
-}
-
-/// The implementation a run talked to.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Implementation {
-    /// Its name.
-    pub name: String,
-    /// Its version.
-    pub version: String,
-    /// Its language.
-    pub language: String,
-    /// The tools it implements.
-    pub tools: Vec<String>,
-    /// The tools it executes (its hello's optional `scenarios`).
-    pub scenarios: Vec<String>,
-}
-
-impl Implementation {
-    /// The in-process reference implementation.
-    pub fn reference() -> Implementation {
-        Implementation {
-            name: "vvoc-reference".to_owned(),
-            version: env!("CARGO_PKG_VERSION").to_owned(),
-            language: "rust".to_owned(),
-            tools: Tool::ALL.iter().map(|t| t.id().to_owned()).collect(),
-            scenarios: Tool::ALL
-                .iter()
-                .filter(|t| vvoc_reference::exec::executes(**t))
-                .map(|t| t.id().to_owned())
-                .collect(),
-        }
     }
 }
 

@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::compare::Level;
-use crate::peer::STDERR_TAIL;
-use crate::peer_run::{PeerOptions, PeerRunError, run_peer};
+use crate::peer::PeerOptions;
+use crate::peer_process::keep_tail;
+use crate::peer_run::{PeerRunError, run_peer};
 use crate::run::{RunResult, run_reference};
 use crate::scenario_peer::{PeerScenarios, ScenarioRunError, run_peer_scenarios};
 use crate::scenario_records::{ScenarioRecord, run_scenarios_reference};
@@ -108,14 +109,4 @@ pub fn run_all(plan: Plan) -> Result<RunResult, PeerRunError> {
             }
         }
     }
-}
-
-/// Appends `more` to the stderr tail, keeping its last [`STDERR_TAIL`] bytes.
-fn keep_tail(tail: &mut String, more: &str) {
-    tail.push_str(more);
-    let excess = tail.len().saturating_sub(STDERR_TAIL);
-    let cut = (excess..=tail.len())
-        .find(|&i| tail.is_char_boundary(i))
-        .unwrap_or(tail.len());
-    tail.drain(..cut);
 }

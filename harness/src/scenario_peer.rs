@@ -1,20 +1,17 @@
-//! Scenarios over the peer protocol: one scenario at a time per peer process, `--jobs` processes
-//! at once, steps never overlapping; a timeout, crash or protocol error fails its scenario and
-//! restarts the peer, and the scenario's directory is removed whatever happened.
+//! Scenarios over the peer protocol: `--jobs` sessions take scenarios from one queue and play
+//! them one at a time; a scenario that broke its peer (a timeout, crash or protocol error) has
+//! failed, and the peer is restarted before the next. The scenario's directory is removed
+//! whatever happened.
 
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use vvoc_reference::{JsString, Json, Tool};
 
 use crate::compare::Level;
-use crate::peer::{Event, STDERR_TAIL, Session, Unusable};
-use crate::peer_run::PeerOptions;
-use crate::protocol::{ProtocolCheck, ToPeer, preview};
-use crate::protocol_exec::{StepAnswer, StepKind, parse_step_result};
+use crate::peer::{PeerOptions, PeerSession, Peers, Step, Unusable};
 use crate::scenario_records::ScenarioRecord;
 use crate::scenario_run::{Executor, Fault, play};
 use crate::scenarios::{Reply, Scenario};
@@ -49,214 +46,91 @@ pub fn run_peer_scenarios(
     scratch: &Path,
 ) -> Result<PeerScenarios, ScenarioRunError> {
     let start = Instant::now();
-    let protocol = match options.validate_protocol {
-        true => Some(Arc::new(
-            ProtocolCheck::new().map_err(|e| ScenarioRunError::RunnerProtocol(vec![e]))?,
-        )),
-        false => None,
-    };
-    let shared = Shared {
+    let peers = Peers::new(options).map_err(|e| ScenarioRunError::RunnerProtocol(vec![e]))?;
+    let work = Work {
         queue: Mutex::new(scenarios.into_iter().enumerate().collect()),
         done: Mutex::new(BTreeMap::new()),
-        restarts: AtomicUsize::new(0),
-        next_seq: AtomicU64::new(1),
-        stop: AtomicBool::new(false),
-        unusable: Mutex::new(None),
-        stderr: Mutex::new(String::new()),
-        protocol,
-        options,
         scratch,
         level,
         known,
     };
     std::thread::scope(|scope| {
         for _ in 0..options.jobs.max(1) {
-            scope.spawn(|| shared.work());
+            scope.spawn(|| work.run(&peers));
         }
     });
-    let records: Vec<(usize, ScenarioRecord)> = shared
+    let records: Vec<(usize, ScenarioRecord)> = work
         .done
         .into_inner()
         .unwrap_or_default()
         .into_iter()
         .collect();
-    let stderr = shared.stderr.into_inner().unwrap_or_default();
-    if let Some(protocol) = &shared.protocol {
-        let violations = protocol.runner_violations();
-        if !violations.is_empty() {
-            return Err(ScenarioRunError::RunnerProtocol(violations));
-        }
+    let ended = peers.end();
+    if !ended.violations.is_empty() {
+        return Err(ScenarioRunError::RunnerProtocol(ended.violations));
     }
-    match shared.unusable.into_inner().unwrap_or_default() {
-        Some(reason) => Err(ScenarioRunError::Unusable(reason, records, stderr)),
+    match ended.unusable {
+        Some(reason) => Err(ScenarioRunError::Unusable(reason, records, ended.stderr)),
         None => Ok(PeerScenarios {
             records,
             elapsed: start.elapsed(),
-            stderr,
+            stderr: ended.stderr,
         }),
     }
 }
 
-/// What the workers share.
-struct Shared<'a> {
+/// The scenarios to play, shared by the sessions.
+struct Work<'a> {
     queue: Mutex<VecDeque<(usize, Scenario)>>,
     done: Mutex<BTreeMap<usize, ScenarioRecord>>,
-    restarts: AtomicUsize,
-    next_seq: AtomicU64,
-    stop: AtomicBool,
-    unusable: Mutex<Option<Unusable>>,
-    stderr: Mutex<String>,
-    protocol: Option<Arc<ProtocolCheck>>,
-    options: &'a PeerOptions,
     scratch: &'a Path,
     level: Level,
     known: &'a HashSet<String>,
 }
 
-impl Shared<'_> {
-    /// One worker: its own peer process, one scenario at a time until the queue is empty.
-    fn work(&self) {
-        let mut session = match self.start() {
+impl Work<'_> {
+    /// One session, one scenario at a time until the queue is empty.
+    fn run(&self, peers: &Peers<'_>) {
+        let mut session = match peers.start() {
             Ok(session) => session,
-            Err(reason) => return self.give_up(reason),
+            Err(reason) => return peers.give_up(reason),
         };
-        while !self.stop.load(Ordering::Relaxed) {
+        while !peers.stopped() {
             let Some((index, scenario)) = self.queue.lock().ok().and_then(|mut q| q.pop_front())
             else {
                 break;
             };
             let began = Instant::now();
-            let mut peer = PeerExecutor {
-                session: &mut session,
-                name: scenario.name(),
-                next_seq: &self.next_seq,
-                timeout: self.options.timeout,
-                broken: false,
-            };
-            let answer = play(&scenario, self.scratch, &mut peer);
-            let broken = peer.broken;
+            let name = scenario.name();
+            let answer = play(&scenario, self.scratch, &mut Steps(&mut session, &name));
             let record =
                 ScenarioRecord::new(scenario, answer, began.elapsed(), self.level, self.known);
             if let Ok(mut done) = self.done.lock() {
                 done.insert(index, record);
             }
-            if broken {
-                self.keep_stderr(&session);
-                session.kill();
-                if self.restarts.fetch_add(1, Ordering::Relaxed) >= self.options.max_restarts {
-                    return self.give_up(Unusable(format!(
-                        "the peer failed {} times (timeouts, crashes or protocol errors); giving up",
-                        self.options.max_restarts + 1
-                    )));
+            if session.broken() {
+                if let Err(reason) = session.restart() {
+                    return peers.give_up(reason);
                 }
-                session = match self.start() {
-                    Ok(session) => session,
-                    Err(reason) => return self.give_up(reason),
-                };
             }
         }
-        self.keep_stderr(&session);
         session.finish();
     }
-
-    fn start(&self) -> Result<Session, Unusable> {
-        Session::start(
-            &self.options.command,
-            self.options.timeout.max(Duration::from_secs(5)),
-            self.protocol.clone(),
-        )
-    }
-
-    fn give_up(&self, reason: Unusable) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Ok(mut unusable) = self.unusable.lock() {
-            unusable.get_or_insert(reason);
-        }
-    }
-
-    fn keep_stderr(&self, session: &Session) {
-        let tail = session.stderr_tail();
-        if let (false, Ok(mut kept)) = (tail.is_empty(), self.stderr.lock()) {
-            kept.push_str(&tail);
-            let excess = kept.len().saturating_sub(STDERR_TAIL);
-            let cut = (excess..=kept.len())
-                .find(|&i| kept.is_char_boundary(i))
-                .unwrap_or(kept.len());
-            kept.drain(..cut);
-        }
-    }
 }
 
-/// One scenario's session on a peer process.
-struct PeerExecutor<'a> {
-    session: &'a mut Session,
-    name: String,
-    next_seq: &'a AtomicU64,
-    timeout: Duration,
-    /// Whether the peer must be restarted (a timeout, crash or protocol error).
-    broken: bool,
-}
+/// One scenario's session (named after the scenario) on a peer session.
+struct Steps<'s, 'p, 'o>(&'s mut PeerSession<'p, 'o>, &'s str);
 
-impl PeerExecutor<'_> {
-    /// Sends one step and waits for its answer.
-    fn step(&mut self, seq: u64, message: &ToPeer<'_>, kind: StepKind) -> Result<Reply, Fault> {
-        self.session.send(message);
-        let fault = match self.session.next_event(Instant::now() + self.timeout) {
-            Ok(Event::Line(line)) => match self
-                .session
-                .check_incoming("peer-step-result", &line)
-                .and_then(|()| parse_step_result(&line, kind))
-            {
-                Ok((got, StepAnswer::Reply(reply))) if got == seq => return Ok(reply),
-                Ok((got, StepAnswer::Error(text))) if got == seq => return Err(Fault::Error(text)),
-                Ok((got, _)) => Fault::ProtocolError(format!(
-                    "an answer for seq {got}, which is not outstanding (the step sent seq {seq})"
-                )),
-                Err(reason) => Fault::ProtocolError(format!("{reason}: {}", preview(&line))),
-            },
-            Ok(Event::Closed) => Fault::Crash(format!(
-                "the peer closed its output before answering ({})",
-                self.session.exit_status()
-            )),
-            Ok(Event::TooLong) => Fault::ProtocolError(format!(
-                "a line of more than {} bytes",
-                crate::peer::MAX_LINE
-            )),
-            Err(_) => Fault::Timeout,
-        };
-        self.broken = true;
-        Err(fault)
-    }
-}
-
-impl Executor for PeerExecutor<'_> {
+impl Executor for Steps<'_, '_, '_> {
     fn exec(&mut self, tool: Tool, input: &Json) -> Result<Reply, Fault> {
-        let seq = self.next_seq.fetch_add(1, Ordering::Relaxed);
-        let name = self.name.clone();
-        let message = ToPeer::Exec {
-            seq,
-            session: &name,
-            tool,
-            input,
-        };
-        self.step(seq, &message, StepKind::Exec)
+        self.0.step(self.1, Step::Exec(tool, input))
     }
 
     fn anchors(&mut self, path: &JsString) -> Result<Reply, Fault> {
-        let seq = self.next_seq.fetch_add(1, Ordering::Relaxed);
-        let name = self.name.clone();
-        let message = ToPeer::Anchors {
-            seq,
-            session: &name,
-            path,
-        };
-        self.step(seq, &message, StepKind::Anchors)
+        self.0.step(self.1, Step::Anchors(path))
     }
 
     fn end(&mut self) {
-        if !self.broken {
-            let name = self.name.clone();
-            self.session.send(&ToPeer::End { session: &name });
-        }
+        self.0.end(self.1);
     }
 }

@@ -5,9 +5,13 @@ use std::collections::HashMap;
 use std::io::{BufRead, Write};
 
 use vvoc_reference::exec::{self, Session};
-use vvoc_reference::{Issue, Json, Object, Tool, Verdict, validate_json};
+use vvoc_reference::{JsString, Json, Tool, validate_json};
 
-use crate::protocol::{PROTOCOL, message_type};
+use crate::protocol::Seq;
+use crate::protocol_hello::Implementation;
+use crate::protocol_result::{CheckAnswer, PeerResult, StepAnswer};
+use crate::protocol_runner::{ToPeer, Unreadable};
+use crate::scenarios::Reply;
 
 /// Answers every message of `input` on `output` until `bye` or the end of the input.
 ///
@@ -26,165 +30,87 @@ pub fn serve(mut input: impl BufRead, mut output: impl Write) -> std::io::Result
         if line.trim().is_empty() {
             continue;
         }
-        let message = match Json::parse(line) {
-            Ok(Json::Object(message)) => message,
-            Ok(other) => {
-                eprintln!(
-                    "conform peer: ignoring a message that is not an object but {}",
-                    other.type_name()
-                );
+        let reply = match ToPeer::read(line) {
+            Ok(ToPeer::Hello) => Implementation::reference().hello_line(),
+            Ok(ToPeer::Check { seq, tool, input }) => check(seq, tool, &input).to_line(),
+            Ok(ToPeer::Exec {
+                seq,
+                session,
+                tool,
+                input,
+            }) => {
+                let session = sessions.entry(session.into_owned()).or_default();
+                execute_step(seq, tool, &input, session).to_line()
+            }
+            Ok(ToPeer::Anchors { seq, path, .. }) => anchors_step(seq, &path).to_line(),
+            Ok(ToPeer::End { session }) => {
+                sessions.remove(session.as_ref());
                 continue;
             }
-            Err(error) => {
+            Ok(ToPeer::Bye) => return Ok(()),
+            Err(Unreadable::NotJson { error, seq }) => {
                 eprintln!("conform peer: cannot read a line ({error})");
-                if let Some(seq) = recover_seq(line) {
-                    let reply = result(
-                        seq,
-                        "error",
-                        Json::str(&format!("cannot read the check: {error}")),
-                    );
-                    writeln!(output, "{}", reply.to_compact())?;
-                    output.flush()?;
+                match seq {
+                    Some(seq) => error_result(seq, format!("cannot read the check: {error}")),
+                    None => continue,
                 }
+            }
+            Err(Unreadable::NotObject(kind)) => {
+                eprintln!("conform peer: ignoring a message that is not an object but {kind}");
                 continue;
             }
+            Err(Unreadable::UnknownType(kind)) => {
+                eprintln!("conform peer: ignoring a message of unknown type {kind:?}");
+                continue;
+            }
+            Err(Unreadable::Refused { seq, reason }) => error_result(seq, reason),
         };
-        let kind = message_type(&message);
-        let reply = match kind.as_str() {
-            "hello" => hello(),
-            "check" => check(&message),
-            "exec" => execute_step(&message, &mut sessions),
-            "anchors" => anchors_step(&message),
-            "end" => {
-                if let Some(session) = message.get("session") {
-                    sessions.remove(&session.to_compact());
-                }
-                continue;
-            }
-            "bye" => return Ok(()),
-            other => {
-                eprintln!("conform peer: ignoring a message of unknown type {other:?}");
-                continue;
-            }
-        };
-        writeln!(output, "{}", reply.to_compact())?;
+        writeln!(output, "{reply}")?;
         output.flush()?;
     }
 }
 
-/// The `seq` of a line that is not valid JSON, found by its text (`"seq": 12`).
-fn recover_seq(line: &str) -> Option<Json> {
-    let after = &line[line.find("\"seq\"")? + 5..];
-    let digits: String = after
-        .trim_start()
-        .strip_prefix(':')?
-        .trim_start()
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    digits.parse::<f64>().ok().map(Json::Number)
+/// An `error` result (the same for a check and a step).
+fn error_result(seq: Seq, text: String) -> String {
+    let answer = CheckAnswer::Error(text);
+    PeerResult { seq, answer }.to_line()
 }
 
-fn result(seq: Json, answer: &str, value: Json) -> Json {
-    let mut reply = Object::new();
-    reply.insert("type", Json::str("result"));
-    reply.insert("seq", seq);
-    reply.insert(answer, value);
-    Json::Object(reply)
+fn check(seq: Seq, tool: Tool, input: &Json) -> PeerResult<CheckAnswer> {
+    let answer = CheckAnswer::Verdict(validate_json(tool, input));
+    PeerResult { seq, answer }
 }
 
-fn hello() -> Json {
-    let mut implementation = Object::new();
-    implementation.insert("name", Json::str("vvoc-reference"));
-    implementation.insert("version", Json::str(env!("CARGO_PKG_VERSION")));
-    implementation.insert("language", Json::str("rust"));
-    let mut hello = Object::new();
-    hello.insert("type", Json::str("hello"));
-    hello.insert("protocol", Json::Number(f64::from(PROTOCOL)));
-    hello.insert("implementation", Json::Object(implementation));
-    hello.insert(
-        "tools",
-        Json::Array(Tool::ALL.iter().map(|t| Json::str(t.id())).collect()),
-    );
-    hello.insert(
-        "scenarios",
-        Json::Array(
-            Tool::ALL
-                .iter()
-                .filter(|t| exec::executes(**t))
-                .map(|t| Json::str(t.id()))
-                .collect(),
-        ),
-    );
-    Json::Object(hello)
-}
-
-fn check(message: &Object) -> Json {
-    let seq = message.get("seq").cloned().unwrap_or(Json::Null);
-    let tool = message
-        .get("tool")
-        .and_then(Json::as_string)
-        .map(|t| t.to_string())
-        .unwrap_or_default();
-    match (tool.parse::<Tool>(), message.get("input")) {
-        (Ok(tool), Some(input)) => match validate_json(tool, input) {
-            Verdict::Accept(output) => result(seq, "accept", output),
-            Verdict::Reject(issues) => result(
-                seq,
-                "reject",
-                Json::Array(issues.iter().map(Issue::to_json).collect()),
-            ),
-        },
-        (Err(unknown), _) => result(seq, "error", Json::str(&unknown.to_string())),
-        (Ok(_), None) => result(seq, "error", Json::str("the check has no input")),
+/// Runs one call in the message's session; a tool the reference does not execute is an error
+/// whatever the input.
+fn execute_step(
+    seq: Seq,
+    tool: Tool,
+    input: &Json,
+    session: &mut Session,
+) -> PeerResult<StepAnswer> {
+    if !exec::executes(tool) {
+        let answer = StepAnswer::Error(exec::NotExecuted(tool).to_string());
+        return PeerResult { seq, answer };
     }
-}
-
-/// Runs one call in the session the message names (created on first use).
-fn execute_step(message: &Object, sessions: &mut HashMap<String, Session>) -> Json {
-    let seq = message.get("seq").cloned().unwrap_or(Json::Null);
-    let tool = message
-        .get("tool")
-        .and_then(Json::as_string)
-        .map(|t| t.to_string())
-        .unwrap_or_default();
-    let key = message
-        .get("session")
-        .map(Json::to_compact)
-        .unwrap_or_default();
-    match (tool.parse::<Tool>(), message.get("input")) {
-        (Ok(tool), _) if !exec::executes(tool) => result(
-            seq,
-            "error",
-            Json::str(&exec::NotExecuted(tool).to_string()),
-        ),
-        (Ok(tool), Some(input)) => {
-            let session = sessions.entry(key).or_default();
-            match exec::execute(tool, input, session) {
-                Ok(exec::Outcome::Output(text)) => result(seq, "output", Json::String(text)),
-                Ok(exec::Outcome::Throws(text)) => result(seq, "throws", Json::String(text)),
-                Err(not_executed) => result(seq, "error", Json::str(&not_executed.to_string())),
-            }
-        }
-        (Err(unknown), _) => result(seq, "error", Json::str(&unknown.to_string())),
-        (Ok(_), None) => result(seq, "error", Json::str("the exec has no input")),
-    }
+    let answer = match exec::execute(tool, input, session) {
+        Ok(exec::Outcome::Output(text)) => StepAnswer::Reply(Reply::Output(text)),
+        Ok(exec::Outcome::Throws(text)) => StepAnswer::Reply(Reply::Throws(text)),
+        Err(not_executed) => StepAnswer::Error(not_executed.to_string()),
+    };
+    PeerResult { seq, answer }
 }
 
 /// The anchored view of the file the message names.
-fn anchors_step(message: &Object) -> Json {
-    let seq = message.get("seq").cloned().unwrap_or(Json::Null);
-    let path = message
-        .get("path")
-        .and_then(Json::as_string)
-        .and_then(|p| p.to_str());
-    match path {
+fn anchors_step(seq: Seq, path: &JsString) -> PeerResult<StepAnswer> {
+    let answer = match path.to_str() {
         Some(path) => match exec::anchors(std::path::Path::new(&path)) {
-            Ok(view) => result(seq, "output", Json::String(view)),
-            Err(error) => result(seq, "error", Json::str(&error.to_string())),
+            Ok(view) => StepAnswer::Reply(Reply::Output(view)),
+            Err(error) => StepAnswer::Error(error.to_string()),
         },
-        None => result(seq, "error", Json::str("the anchors step has no path")),
-    }
+        None => StepAnswer::Error("the anchors step has no path".to_owned()),
+    };
+    PeerResult { seq, answer }
 }
 
 #[cfg(test)]

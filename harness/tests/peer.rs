@@ -351,6 +351,16 @@ fn a_hello_naming_an_unknown_tool_is_a_bad_hello() {
 }
 
 #[test]
+fn the_fake_peer_refuses_an_argument_it_does_not_know() {
+    let output = Command::new(FAKE)
+        .arg("--bogus")
+        .output()
+        .expect("fake-peer runs");
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    says(&output, "unexpected argument '--bogus'");
+}
+
+#[test]
 fn known_failures_must_keep_failing_and_must_name_vectors() {
     let dir = folder(&[]);
     let list = dir

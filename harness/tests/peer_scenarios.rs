@@ -308,7 +308,7 @@ fn an_interrupt_mid_scenario_leaves_no_directory_and_no_peer() {
         .args(["run", "--vectors", dir.path().to_str().expect("UTF-8")])
         .args([
             "--peer",
-            &format!("{FAKE} {marker}"),
+            &format!("{FAKE} --marker {marker}"),
             "--timeout-ms",
             "60000",
         ])

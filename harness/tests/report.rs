@@ -5,8 +5,9 @@ use std::time::Duration;
 
 use vvoc_harness::Level;
 use vvoc_harness::outcome::Answer;
+use vvoc_harness::protocol_hello::Implementation;
 use vvoc_harness::report::{json, junit, markdown};
-use vvoc_harness::run::{Implementation, Record, RunResult};
+use vvoc_harness::run::{Record, RunResult};
 use vvoc_harness::vectors::parse_file;
 use vvoc_reference::{Json, Verdict, validate_json};
 

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result, bail};
 use vvoc_harness::outcome::Answer;
-use vvoc_harness::peer::{Event, PeerCommand, Session};
-use vvoc_harness::protocol::{ToPeer, parse_result};
+use vvoc_harness::peer::{Next, PeerOptions, Peers};
+use vvoc_harness::peer_process::PeerCommand;
 use vvoc_harness::vectors::load;
 
 /// What a measurement counts.
@@ -178,23 +178,18 @@ fn timing(stdout: &str, unit: Unit, mode: &str) -> Result<Option<Measurement>> {
 
 /// Starts a fresh `conform peer` for each of the first `sample` vectors.
 fn process_per_check(peer: &str, vectors: &Path, sample: usize) -> Result<Measurement> {
-    let command = PeerCommand::parse(peer).map_err(anyhow::Error::msg)?;
+    let mut options = PeerOptions::new(PeerCommand::parse(peer).map_err(anyhow::Error::msg)?);
+    options.timeout = Duration::from_secs(10);
+    let peers = Peers::new(&options).map_err(anyhow::Error::msg)?;
     let vectors = load(&[PathBuf::from(vectors)])?;
     let started = Instant::now();
     let mut checks = 0;
-    for (seq, vector) in vectors.iter().take(sample).enumerate() {
-        let mut session = Session::start(&command, Duration::from_secs(10), None)?;
-        session.send(&ToPeer::Check {
-            seq: seq as u64,
-            tool: vector.tool,
-            input: &vector.input,
-        });
-        match session.next_event(Instant::now() + Duration::from_secs(10)) {
-            Ok(Event::Line(line)) => match parse_result(&line) {
-                Ok((_, Answer::Verdict(_))) => checks += 1,
-                other => bail!("unexpected answer for {}: {other:?}", vector.name()),
-            },
-            other => bail!("no answer for {}: {other:?}", vector.name()),
+    for (index, vector) in vectors.iter().take(sample).enumerate() {
+        let mut session = peers.start()?;
+        session.check(index, vector.tool, &vector.input);
+        match session.next_answer() {
+            Some(Next::Answer(_, Answer::Verdict(_), _)) => checks += 1,
+            other => bail!("unexpected answer for {}: {other:?}", vector.name()),
         }
         session.finish();
     }

@@ -1,14 +1,10 @@
 //! `fake-peer`: a deliberately misbehaving peer for the runner's own tests.
 //!
 //! It answers like the reference, except where told otherwise. Whole-run behaviour comes from
-//! the arguments; per-check behaviour from the input: an input object with a member
-//! `"fake": "<mode>"` triggers that mode for that check alone, so it follows the vector across
-//! restarts.
-//!
-//! Arguments: `--all accept|reject|wrong-issues|error`, `--hello ok|bad|exit|silent`,
-//! `--tools t1,t2`, `--scenarios t1,t2|none` (default: both editors), `--flood-stderr`,
-//! `--slow-ms N`, `--extra-member`; any other argument is ignored (tests use one as a marker).
-//! Per-check modes: `crash`, `hang`, `garbage`, `wrong-seq`, `error`, `split`.
+//! the arguments (`fake-peer --help`; an unknown one is refused); per-check behaviour from the
+//! input: an input object with a member `"fake": "<mode>"` triggers that mode for that check
+//! alone, so it follows the vector across restarts. Check modes: `crash`, `hang`, `garbage`,
+//! `wrong-seq`, `error`, `split`.
 //!
 //! Scenario steps are executed like the reference, one session per session id. An `exec` input
 //! with `"fake": "<mode>"` (the member is removed before the call runs) misbehaves: `hang`,
@@ -16,134 +12,202 @@
 //! written), `wrong-seq`, `verdict` (answers with an accept), `garbage`, `error`.
 
 use std::collections::HashMap;
-use std::io::BufRead as _;
+use std::io::{BufRead as _, Write};
 use std::path::Path;
+use std::process::exit;
+use std::thread::sleep;
 use std::time::Duration;
 
-use vvoc_harness::protocol::message_type;
+use clap::{Parser, ValueEnum};
+use vvoc_harness::protocol::Seq;
+use vvoc_harness::protocol_hello::Implementation;
+use vvoc_harness::protocol_result::{CheckAnswer, PeerResult, StepAnswer};
+use vvoc_harness::protocol_runner::{ToPeer, Unreadable};
+use vvoc_harness::scenarios::Reply;
 use vvoc_reference::exec::{Outcome, Session, anchors, execute};
-use vvoc_reference::{Issue, Json, Object, Tool, Verdict, validate_json};
+use vvoc_reference::{Code, Issue, Json, Object, Tool, Verdict, validate_json};
+
+/// A deliberately misbehaving peer for the runner's own tests.
+#[derive(Debug, Parser)]
+#[command(name = "fake-peer")]
+struct Args {
+    /// Answer every check this way instead of with the reference's verdict.
+    #[arg(long, value_enum)]
+    all: Option<All>,
+    /// How to answer the hello.
+    #[arg(long, value_enum, default_value = "ok")]
+    hello: Hello,
+    /// The tools the hello lists, comma-separated, any text (default: all nine).
+    #[arg(long, value_delimiter = ',')]
+    tools: Option<Vec<String>>,
+    /// The tools the hello lists as executed, comma-separated, any text, or `none` (default:
+    /// both editors).
+    #[arg(long, value_delimiter = ',')]
+    scenarios: Option<Vec<String>>,
+    /// Write 96 KB to stderr before each check.
+    #[arg(long)]
+    flood_stderr: bool,
+    /// Wait this long before each check.
+    #[arg(long, value_name = "MS")]
+    slow_ms: Option<u64>,
+    /// Add a member `"extra": true` to each answer of a check.
+    #[arg(long)]
+    extra_member: bool,
+    /// Ignored: a text a test finds the process by.
+    #[arg(long)]
+    marker: Option<String>,
+}
+
+/// How every check is answered.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum All {
+    /// Accept, the input as the normalized output.
+    Accept,
+    /// Reject with one issue at the root.
+    Reject,
+    /// The reference's verdict, every issue with a wrong message.
+    WrongIssues,
+    /// An `error` answer.
+    Error,
+}
+
+/// How the hello is answered.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Hello {
+    /// A good hello.
+    Ok,
+    /// A hello of protocol 2.
+    Bad,
+    /// Exit instead.
+    Exit,
+    /// Never answer.
+    Silent,
+}
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let option = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .cloned()
-    };
-    let flag = |name: &str| args.iter().any(|a| a == name);
-    let all = option("--all");
-    let hello = option("--hello").unwrap_or_else(|| "ok".to_owned());
-    let tools: Vec<String> = option("--tools")
-        .map(|t| t.split(',').map(str::to_owned).collect())
-        .unwrap_or_else(|| Tool::ALL.iter().map(|t| t.id().to_owned()).collect());
-    let scenarios: Vec<String> = match option("--scenarios").as_deref() {
-        Some("none") => Vec::new(),
-        Some(list) => list.split(',').map(str::to_owned).collect(),
-        None => vec!["hashline_edit".to_owned(), "str_replace_editor".to_owned()],
-    };
+    let args = Args::parse();
     let mut sessions: HashMap<String, Session> = HashMap::new();
-    let slow = option("--slow-ms")
-        .and_then(|n| n.parse().ok())
-        .map(Duration::from_millis);
     let mut out = std::io::stdout().lock();
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { return };
-        let Ok(Json::Object(message)) = Json::parse(&line) else {
-            continue;
+        let message = match ToPeer::read(&line) {
+            Ok(message) => message,
+            Err(Unreadable::Refused { seq, reason }) => {
+                let answer = CheckAnswer::Error(reason);
+                send(&mut out, &PeerResult { seq, answer }.to_line());
+                continue;
+            }
+            Err(
+                Unreadable::NotJson { .. } | Unreadable::NotObject(_) | Unreadable::UnknownType(_),
+            ) => {
+                continue;
+            }
         };
-        let kind = message_type(&message);
-        match kind.as_str() {
-            "hello" => match hello.as_str() {
-                "bad" => send(&mut out, r#"{"type":"hello","protocol":2}"#),
-                "exit" => {
-                    eprintln!("fake-peer: exiting during the hello");
-                    std::process::exit(2);
-                }
-                "silent" => std::thread::sleep(Duration::from_secs(3600)),
-                _ => send(&mut out, &hello_line(&tools, &scenarios)),
-            },
-            "check" => {
-                if flag("--flood-stderr") {
+        match message {
+            ToPeer::Hello => hello(&mut out, &args),
+            ToPeer::Check { seq, tool, input } => {
+                if args.flood_stderr {
                     eprintln!("{}", "fake-peer floods stderr. ".repeat(4000));
                 }
-                if let Some(delay) = slow {
-                    std::thread::sleep(delay);
+                if let Some(ms) = args.slow_ms {
+                    sleep(Duration::from_millis(ms));
                 }
-                check(&mut out, &message, all.as_deref(), flag("--extra-member"));
+                check(&mut out, seq, tool, &input, &args);
             }
-            "exec" => exec(&mut out, &message, &mut sessions),
-            "anchors" => {
-                let seq = message.get("seq").and_then(Json::as_f64).unwrap_or(0.0);
-                let path = message
-                    .get("path")
-                    .and_then(Json::as_string)
-                    .map(|p| p.to_string())
-                    .unwrap_or_default();
-                let mut reply = result(seq);
-                match anchors(Path::new(&path)) {
-                    Ok(view) => reply.insert("output", Json::String(view)),
-                    Err(error) => reply.insert("error", Json::str(&error.to_string())),
-                }
-                send(&mut out, &Json::Object(reply).to_compact());
+            ToPeer::Exec {
+                seq,
+                session,
+                tool,
+                input,
+            } => {
+                let session = sessions.entry(session.into_owned()).or_default();
+                exec(&mut out, seq, tool, &input, session);
             }
-            "end" => {
-                if let Some(session) = message.get("session") {
-                    sessions.remove(&session.to_compact());
-                }
+            ToPeer::Anchors { seq, path, .. } => {
+                let answer = match anchors(Path::new(&path.to_string())) {
+                    Ok(view) => StepAnswer::Reply(Reply::Output(view)),
+                    Err(error) => StepAnswer::Error(error.to_string()),
+                };
+                send(&mut out, &PeerResult { seq, answer }.to_line());
             }
-            "bye" => return,
-            _ => {}
+            ToPeer::End { session } => {
+                sessions.remove(session.as_ref());
+            }
+            ToPeer::Bye => return,
         }
     }
 }
 
-fn check(out: &mut impl std::io::Write, message: &Object, all: Option<&str>, extra: bool) {
-    let seq = message.get("seq").and_then(Json::as_f64).unwrap_or(0.0);
-    let input = message.get("input").cloned().unwrap_or(Json::Null);
-    let tool: Option<Tool> = message
-        .get("tool")
-        .and_then(Json::as_string)
-        .and_then(|t| t.to_string().parse().ok());
-    let fake = input
-        .as_object()
-        .and_then(|o| o.get("fake"))
-        .and_then(Json::as_string)
-        .map(|m| m.to_string());
-    let mut reply = Object::new();
-    reply.insert("type", Json::str("result"));
-    reply.insert("seq", Json::Number(seq));
-    match (fake.as_deref(), all, tool) {
-        (Some("crash"), _, _) => {
-            eprintln!("fake-peer: crashing on check {seq}");
-            std::process::exit(1);
+fn hello(out: &mut impl Write, args: &Args) {
+    match args.hello {
+        // Deliberately no hello of this protocol: only the version is there.
+        Hello::Bad => send(out, r#"{"type":"hello","protocol":2}"#),
+        Hello::Exit => {
+            eprintln!("fake-peer: exiting during the hello");
+            exit(2);
         }
-        (Some("hang"), _, _) => std::thread::sleep(Duration::from_secs(3600)),
-        (Some("garbage"), _, _) => return send(out, "this is not JSON"),
-        (Some("wrong-seq"), _, _) => reply.insert("seq", Json::Number(seq + 1000.0)),
-        (Some("error"), _, _) | (_, Some("error"), _) => {
-            reply.insert("error", Json::str("fake-peer cannot evaluate this"))
+        Hello::Silent => sleep(Duration::from_secs(3600)),
+        Hello::Ok => {
+            let scenarios = match args.scenarios.as_deref() {
+                Some([none]) if none == "none" => Vec::new(),
+                Some(ids) => ids.to_vec(),
+                None => vec!["hashline_edit".to_owned(), "str_replace_editor".to_owned()],
+            };
+            let implementation = Implementation {
+                name: "fake-peer".to_owned(),
+                version: "0".to_owned(),
+                language: "rust".to_owned(),
+                tools: args
+                    .tools
+                    .clone()
+                    .unwrap_or_else(|| Tool::ALL.iter().map(|t| t.id().to_owned()).collect()),
+                scenarios,
+            };
+            send(out, &implementation.hello_line());
         }
-        (_, Some("accept"), _) => reply.insert("accept", input.clone()),
-        (_, Some("reject"), _) => reply.insert("reject", Json::Array(vec![root_issue()])),
-        (_, _, None) => reply.insert("error", Json::str("unknown tool")),
-        (_, _, Some(tool)) => match validate_json(tool, &input) {
-            Verdict::Accept(output) => reply.insert("accept", output),
-            Verdict::Reject(mut issues) => {
-                if all == Some("wrong-issues") {
-                    for issue in &mut issues {
-                        issue.message = "a wrong message".into();
-                    }
-                }
-                reply.insert(
-                    "reject",
-                    Json::Array(issues.iter().map(Issue::to_json).collect()),
-                );
-            }
-        },
     }
-    if extra {
+}
+
+/// The `fake` member of an input object.
+fn fake_mode(input: &Json) -> Option<String> {
+    let mode = input.as_object()?.get("fake")?.as_string()?;
+    Some(mode.to_string())
+}
+
+fn check(out: &mut impl Write, seq: Seq, tool: Tool, input: &Json, args: &Args) {
+    let fake = fake_mode(input);
+    let mut result = PeerResult {
+        seq: seq.clone(),
+        answer: CheckAnswer::Verdict(validate_json(tool, input)),
+    };
+    match (fake.as_deref(), args.all) {
+        (Some("crash"), _) => {
+            eprintln!("fake-peer: crashing on check {}", seq.0.to_compact());
+            exit(1);
+        }
+        (Some("hang"), _) => sleep(Duration::from_secs(3600)),
+        (Some("garbage"), _) => return send(out, "this is not JSON"),
+        (Some("wrong-seq"), _) => result.seq = later(&seq),
+        (Some("error"), _) | (_, Some(All::Error)) => {
+            result.answer = CheckAnswer::Error("fake-peer cannot evaluate this".to_owned());
+        }
+        (_, Some(All::Accept)) => {
+            result.answer = CheckAnswer::Verdict(Verdict::Accept(input.clone()))
+        }
+        (_, Some(All::Reject)) => {
+            result.answer = CheckAnswer::Verdict(Verdict::Reject(vec![root_issue()]))
+        }
+        (_, Some(All::WrongIssues)) => {
+            if let CheckAnswer::Verdict(Verdict::Reject(issues)) = &mut result.answer {
+                for issue in issues {
+                    issue.message = "a wrong message".into();
+                }
+            }
+        }
+        (_, None) => {}
+    }
+    let mut reply = result.to_object();
+    if args.extra_member {
         reply.insert("extra", Json::Bool(true));
     }
     let line = Json::Object(reply).to_compact();
@@ -154,7 +218,7 @@ fn check(out: &mut impl std::io::Write, message: &Object, all: Option<&str>, ext
         for part in [a, b] {
             let _ = out.write_all(part.as_bytes());
             let _ = out.flush();
-            std::thread::sleep(Duration::from_millis(20));
+            sleep(Duration::from_millis(20));
         }
         return send(out, c);
     }
@@ -163,15 +227,9 @@ fn check(out: &mut impl std::io::Write, message: &Object, all: Option<&str>, ext
 
 /// One scenario step: the call runs for real (without its `fake` member), unless the mode says
 /// otherwise.
-fn exec(out: &mut impl std::io::Write, message: &Object, sessions: &mut HashMap<String, Session>) {
-    let seq = message.get("seq").and_then(Json::as_f64).unwrap_or(0.0);
-    let input = message.get("input").cloned().unwrap_or(Json::Null);
-    let fake = input
-        .as_object()
-        .and_then(|o| o.get("fake"))
-        .and_then(Json::as_string)
-        .map(|m| m.to_string());
-    let input = match &input {
+fn exec(out: &mut impl Write, seq: Seq, tool: Tool, input: &Json, session: &mut Session) {
+    let fake = fake_mode(input);
+    let input = match input {
         Json::Object(o) => Json::Object(Object::from_members(
             o.iter()
                 .filter(|(k, _)| !k.eq_str("fake"))
@@ -179,86 +237,64 @@ fn exec(out: &mut impl std::io::Write, message: &Object, sessions: &mut HashMap<
         )),
         other => other.clone(),
     };
-    let tool: Option<Tool> = message
-        .get("tool")
-        .and_then(Json::as_string)
-        .and_then(|t| t.to_string().parse().ok());
     match fake.as_deref() {
-        Some("hang") => std::thread::sleep(Duration::from_secs(3600)),
+        Some("hang") => sleep(Duration::from_secs(3600)),
         Some("crash") => {
-            eprintln!("fake-peer: crashing on exec {seq}");
-            std::process::exit(1);
+            eprintln!("fake-peer: crashing on exec {}", seq.0.to_compact());
+            exit(1);
         }
         Some("garbage") => return send(out, "this is not JSON either"),
         _ => {}
     }
-    let session = sessions
-        .entry(
-            message
-                .get("session")
-                .map(Json::to_compact)
-                .unwrap_or_default(),
-        )
-        .or_default();
-    let mut reply = result(seq);
-    match tool.map(|t| execute(t, &input, session)) {
-        Some(Ok(Outcome::Output(text))) => reply.insert("output", Json::String(text)),
-        Some(Ok(Outcome::Throws(text))) => reply.insert("throws", Json::String(text)),
-        Some(Err(not_executed)) => reply.insert("error", Json::str(&not_executed.to_string())),
-        None => reply.insert("error", Json::str("unknown tool")),
-    }
-    match fake.as_deref() {
+    let answer = match execute(tool, &input, session) {
+        Ok(Outcome::Output(text)) => StepAnswer::Reply(Reply::Output(text)),
+        Ok(Outcome::Throws(text)) => StepAnswer::Reply(Reply::Throws(text)),
+        Err(not_executed) => StepAnswer::Error(not_executed.to_string()),
+    };
+    let line = match fake.as_deref() {
         Some("crash-after-write") => {
-            eprintln!("fake-peer: crashing after running exec {seq}");
-            std::process::exit(1);
+            eprintln!(
+                "fake-peer: crashing after running exec {}",
+                seq.0.to_compact()
+            );
+            exit(1);
         }
-        Some("wrong-seq") => reply.insert("seq", Json::Number(seq + 1000.0)),
-        Some("verdict") => {
-            reply = result(seq);
-            reply.insert("accept", input);
+        Some("wrong-seq") => PeerResult {
+            seq: later(&seq),
+            answer,
         }
-        Some("error") => {
-            reply = result(seq);
-            reply.insert("error", Json::str("fake-peer cannot run this"));
+        .to_line(),
+        Some("verdict") => PeerResult {
+            seq,
+            answer: CheckAnswer::Verdict(Verdict::Accept(input)),
         }
-        _ => {}
+        .to_line(),
+        Some("error") => PeerResult {
+            seq,
+            answer: StepAnswer::Error("fake-peer cannot run this".to_owned()),
+        }
+        .to_line(),
+        _ => PeerResult { seq, answer }.to_line(),
+    };
+    send(out, &line);
+}
+
+/// A `seq` no message carried: 1000 past the one read.
+fn later(seq: &Seq) -> Seq {
+    Seq(Json::Number(seq.0.as_f64().unwrap_or(0.0) + 1000.0))
+}
+
+fn root_issue() -> Issue {
+    Issue {
+        code: Code::InvalidType,
+        path: "(root)".into(),
+        message: "fake-peer refuses everything".into(),
+        expected: None,
+        received: None,
     }
-    send(out, &Json::Object(reply).to_compact());
 }
 
-fn result(seq: f64) -> Object {
-    let mut reply = Object::new();
-    reply.insert("type", Json::str("result"));
-    reply.insert("seq", Json::Number(seq));
-    reply
-}
-
-fn hello_line(tools: &[String], scenarios: &[String]) -> String {
-    let list = |ids: &[String]| {
-        ids.iter()
-            .map(|t| format!("{t:?}"))
-            .collect::<Vec<_>>()
-            .join(",")
-    };
-    let scenarios = match scenarios.is_empty() {
-        true => String::new(),
-        false => format!(r#","scenarios":[{}]"#, list(scenarios)),
-    };
-    format!(
-        r#"{{"type":"hello","protocol":1,"implementation":{{"name":"fake-peer","version":"0","language":"rust"}},"tools":[{}]{scenarios}}}"#,
-        list(tools)
-    )
-}
-
-fn root_issue() -> Json {
-    let mut issue = Object::new();
-    issue.insert("code", Json::str("invalid_type"));
-    issue.insert("path", Json::str("(root)"));
-    issue.insert("message", Json::str("fake-peer refuses everything"));
-    Json::Object(issue)
-}
-
-fn send(out: &mut impl std::io::Write, line: &str) {
+fn send(out: &mut impl Write, line: &str) {
     let _ = writeln!(out, "{line}");
     let _ = out.flush();
 }

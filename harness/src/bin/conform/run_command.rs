@@ -4,8 +4,9 @@ use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
 use vvoc_harness::known::KnownFailures;
-use vvoc_harness::peer::PeerCommand;
-use vvoc_harness::peer_run::{PeerOptions, PeerRunError};
+use vvoc_harness::peer::PeerOptions;
+use vvoc_harness::peer_process::PeerCommand;
+use vvoc_harness::peer_run::PeerRunError;
 use vvoc_harness::report::write_reports;
 use vvoc_harness::run::{Selection, summary};
 use vvoc_harness::run_all::{Plan, run_all};

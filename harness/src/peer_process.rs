@@ -1,0 +1,236 @@
+//! A peer process: started without a shell in its own process group, written to by a writer
+//! thread and read by a reader thread, so that neither full pipe can deadlock the runner; the
+//! last bytes of its stderr are kept. What the lines mean is `peer`'s business.
+
+use std::collections::VecDeque;
+use std::io::{BufRead as _, BufReader, Read, Write as _};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How much of the peer's stderr is kept for reports.
+pub const STDERR_TAIL: usize = 4096;
+
+/// The longest line the runner reads from a peer (16 MiB).
+pub const MAX_LINE: u64 = 16 * 1024 * 1024;
+
+/// The command that starts a peer, split into words like a shell would, but run without one.
+#[derive(Clone, Debug)]
+pub struct PeerCommand {
+    program: String,
+    args: Vec<String>,
+}
+
+impl PeerCommand {
+    /// Splits `text` into a program and its arguments.
+    pub fn parse(text: &str) -> Result<PeerCommand, String> {
+        let words = shell_words::split(text)
+            .map_err(|e| format!("cannot split the peer command {text:?}: {e}"))?;
+        let (program, args) = words
+            .split_first()
+            .ok_or_else(|| "the peer command is empty".to_owned())?;
+        Ok(PeerCommand {
+            program: program.clone(),
+            args: args.to_vec(),
+        })
+    }
+
+    /// The command as it would be typed.
+    pub fn display(&self) -> String {
+        shell_words::join(std::iter::once(&self.program).chain(&self.args))
+    }
+}
+
+/// What the reader thread saw.
+#[derive(Debug)]
+pub enum Event {
+    /// One line, without its newline.
+    Line(String),
+    /// The peer closed its stdout (it exited or crashed).
+    Closed,
+    /// The peer wrote a line longer than [`MAX_LINE`].
+    TooLong,
+}
+
+/// A running peer process.
+#[derive(Debug)]
+pub struct PeerProcess {
+    child: Child,
+    writer: Option<Sender<String>>,
+    events: Receiver<Event>,
+    stderr: Arc<Mutex<VecDeque<u8>>>,
+}
+
+impl PeerProcess {
+    /// Starts the peer with its three pipes and their threads.
+    pub fn spawn(command: &PeerCommand) -> Result<PeerProcess, String> {
+        let mut child = crate::child::spawn(
+            Command::new(&command.program)
+                .args(&command.args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped()),
+        )
+        .map_err(|e| format!("cannot start the peer `{}`: {e}", command.display()))?;
+        let (stdin, stdout, stderr) =
+            match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
+                (Some(i), Some(o), Some(e)) => (i, o, e),
+                _ => return Err("the peer's pipes could not be opened".to_owned()),
+            };
+        Ok(PeerProcess {
+            child,
+            writer: Some(spawn_writer(stdin)),
+            events: spawn_reader(stdout),
+            stderr: spawn_stderr(stderr),
+        })
+    }
+
+    /// Queues one line (without its newline) for the writer thread.
+    pub fn send(&self, line: String) {
+        if let Some(writer) = &self.writer {
+            let _ = writer.send(line);
+        }
+    }
+
+    /// The next event, waiting until `deadline` at most.
+    pub fn next_event(&self, deadline: Instant) -> Result<Event, RecvTimeoutError> {
+        self.events
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+    }
+
+    /// The last bytes the peer wrote to stderr.
+    pub fn stderr_tail(&self) -> String {
+        self.stderr
+            .lock()
+            .map(|t| String::from_utf8_lossy(&t.iter().copied().collect::<Vec<u8>>()).into_owned())
+            .unwrap_or_default()
+    }
+
+    /// How the peer exited, as far as known.
+    pub fn exit_status(&mut self) -> String {
+        match self.wait_until(Instant::now() + Duration::from_millis(200)) {
+            Some(status) => status.to_string(),
+            None => "still running".to_owned(),
+        }
+    }
+
+    /// Waits for the peer to exit until `deadline`, polling at first often, then less.
+    fn wait_until(&mut self, deadline: Instant) -> Option<ExitStatus> {
+        let mut pause = Duration::from_micros(50);
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(5));
+        }
+    }
+
+    /// Kills the peer's process group at once.
+    pub fn kill(&mut self) {
+        self.writer = None;
+        crate::child::kill(&mut self.child);
+    }
+
+    /// Closes the peer's stdin after what is queued, and gives it `grace` to exit before it is
+    /// killed; whatever it started goes with it either way.
+    pub fn close(mut self, grace: Duration) {
+        self.writer = None;
+        match self.wait_until(Instant::now() + grace) {
+            Some(_) => crate::child::reap(&self.child),
+            None => self.kill(),
+        }
+    }
+}
+
+impl Drop for PeerProcess {
+    fn drop(&mut self) {
+        match self.child.try_wait() {
+            Ok(None) | Err(_) => self.kill(),
+            Ok(Some(_)) => crate::child::reap(&self.child),
+        }
+    }
+}
+
+/// A thread that writes queued lines to the peer; it ends when the queue or the pipe closes.
+fn spawn_writer(stdin: ChildStdin) -> Sender<String> {
+    let (tx, rx) = mpsc::channel::<String>();
+    thread::spawn(move || {
+        let mut stdin = std::io::BufWriter::new(stdin);
+        while let Ok(line) = rx.recv() {
+            // Flushed line by line, so a peer never waits on a buffered check.
+            let written = stdin
+                .write_all(line.as_bytes())
+                .and_then(|()| stdin.write_all(b"\n"))
+                .and_then(|()| stdin.flush());
+            if written.is_err() {
+                return;
+            }
+        }
+    });
+    tx
+}
+
+/// A thread that reads the peer's lines into events; it ends at the end of the output.
+fn spawn_reader(stdout: impl Read + Send + 'static) -> Receiver<Event> {
+    let (event_tx, events) = mpsc::channel();
+    thread::spawn(move || {
+        let mut reader = BufReader::new(stdout);
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            match reader.by_ref().take(MAX_LINE).read_until(b'\n', &mut line) {
+                Ok(0) | Err(_) => {
+                    let _ = event_tx.send(Event::Closed);
+                    return;
+                }
+                Ok(n) if n as u64 == MAX_LINE && line.last() != Some(&b'\n') => {
+                    // A line this long is no answer; the runner restarts the peer.
+                    let _ = event_tx.send(Event::TooLong);
+                    return;
+                }
+                Ok(_) => {
+                    let text = String::from_utf8_lossy(&line)
+                        .trim_end_matches(['\n', '\r'])
+                        .to_owned();
+                    if event_tx.send(Event::Line(text)).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+    events
+}
+
+/// A thread that keeps the last [`STDERR_TAIL`] bytes of the peer's stderr.
+fn spawn_stderr(mut stderr: impl Read + Send + 'static) -> Arc<Mutex<VecDeque<u8>>> {
+    let tail = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL)));
+    let keep = Arc::clone(&tail);
+    thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n @ 1..) = stderr.read(&mut buf) {
+            if let Ok(mut tail) = keep.lock() {
+                tail.extend(&buf[..n]);
+                let excess = tail.len().saturating_sub(STDERR_TAIL);
+                tail.drain(..excess);
+            }
+        }
+    });
+    tail
+}
+
+/// Appends `more` to a stderr tail, keeping its last [`STDERR_TAIL`] bytes.
+pub fn keep_tail(tail: &mut String, more: &str) {
+    tail.push_str(more);
+    let excess = tail.len().saturating_sub(STDERR_TAIL);
+    let cut = (excess..=tail.len())
+        .find(|&i| tail.is_char_boundary(i))
+        .unwrap_or(tail.len());
+    tail.drain(..cut);
+}
