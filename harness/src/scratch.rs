@@ -174,6 +174,9 @@ fn remove(path: &Path) {
     }
 }
 
+/// Gives every directory under `path` its owner's permissions back. A walk by hand: a directory
+/// must be made readable before its entries can be listed, and a walker opens it to list them
+/// as it reaches it.
 fn make_writable(path: &Path) {
     let Ok(metadata) = std::fs::symlink_metadata(path) else {
         return;

@@ -107,33 +107,38 @@ fn inside(root: &Path, key: &str) -> io::Result<PathBuf> {
 /// Everything under `root`, read without following symbolic links.
 pub fn read_tree(root: &Path) -> io::Result<Tree> {
     let mut tree = Tree::new();
-    read_into(root, "", &mut tree)?;
-    Ok(tree)
-}
-
-fn read_into(dir: &Path, prefix: &str, tree: &mut Tree) -> io::Result<()> {
-    let mut empty = true;
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        empty = false;
-        let key = format!("{prefix}{}", entry.file_name().to_string_lossy());
-        // DirEntry::file_type does not follow links.
-        let kind = entry.file_type()?;
+    for entry in walkdir::WalkDir::new(root).min_depth(1) {
+        // Not following links, the walk meets no loop: its errors are the file system's.
+        let entry = entry.map_err(|e| {
+            let text = e.to_string();
+            e.into_io_error().unwrap_or_else(|| io::Error::other(text))
+        })?;
+        let names: Vec<String> = entry
+            .path()
+            .strip_prefix(root)
+            .unwrap_or(entry.path())
+            .iter()
+            .map(|name| name.to_string_lossy().into_owned())
+            .collect();
+        let key = names.join("/");
+        // A directory stays an entry only while nothing was found in it.
+        if let Some((_, parents)) = names.split_last().filter(|(_, p)| !p.is_empty()) {
+            tree.remove(&format!("{}/", parents.join("/")));
+        }
+        // The walk does not follow links, so this is the entry's own type.
+        let kind = entry.file_type();
         if kind.is_symlink() {
             let target = std::fs::read_link(entry.path())?;
             tree.insert(key, Entry::Symlink(target.to_string_lossy().into_owned()));
         } else if kind.is_dir() {
-            read_into(&entry.path(), &format!("{key}/"), tree)?;
+            tree.insert(format!("{key}/"), Entry::EmptyDir);
         } else if kind.is_file() {
             tree.insert(key, Entry::File(std::fs::read(entry.path())?));
         } else {
             tree.insert(key, Entry::Special);
         }
     }
-    if empty && !prefix.is_empty() {
-        tree.insert(prefix.to_owned(), Entry::EmptyDir);
-    }
-    Ok(())
+    Ok(tree)
 }
 
 /// How two trees differ at one key.
