@@ -6,7 +6,7 @@ use vvoc_harness::integrity::{
     vocabulary_fields_are_refused, vocabulary_values_are_documented,
 };
 use vvoc_harness::vectors::{Vector, load};
-use vvoc_reference::catalog::{Node, Scalar, Tool, ToolSpec};
+use vvoc_reference::catalog::{Field, Node, Scalar, Tool, ToolSpec};
 use vvoc_reference::schema::published_schema;
 use vvoc_reference::{Json, Verdict};
 
@@ -22,6 +22,15 @@ fn refs(specs: &[ToolSpec]) -> Vec<&ToolSpec> {
     specs.iter().collect()
 }
 
+/// The field `name` of `tool` in a copy of the catalog, to break.
+fn field<'a>(specs: &'a mut [ToolSpec], tool: Tool, name: &str) -> &'a mut Field {
+    specs
+        .iter_mut()
+        .find(|spec| spec.id == tool.id())
+        .and_then(|spec| spec.fields.iter_mut().find(|f| f.name == name))
+        .expect("the catalog has the field")
+}
+
 #[test]
 fn every_vocabulary_value_is_carried_by_an_accepted_doc_vector() {
     let problems = vocabulary_values_are_documented(&refs(&specs()), &vectors());
@@ -31,7 +40,8 @@ fn every_vocabulary_value_is_carried_by_an_accepted_doc_vector() {
 #[test]
 fn an_undocumented_vocabulary_value_is_reported() {
     let mut specs = specs();
-    specs[7].fields[2].node = Node::Enum(&["day", "week", "month", "year", "hour"]);
+    field(&mut specs, Tool::WebSearch, "freshness").node =
+        Node::Enum(&["day", "week", "month", "year", "hour"]);
     let problems = vocabulary_values_are_documented(&refs(&specs), &vectors());
     assert_eq!(
         problems,
@@ -69,10 +79,8 @@ fn every_default_is_observed_in_an_accepted_output() {
 #[test]
 fn a_default_no_vector_shows_is_reported() {
     let mut specs = specs();
-    let count = specs[7].fields[1]
-        .clone()
-        .with_default(Scalar::Integer(9), "changed");
-    specs[7].fields[1] = count;
+    let count = field(&mut specs, Tool::WebSearch, "count");
+    *count = count.clone().with_default(Scalar::Integer(9), "changed");
     let problems = defaults_are_observed(&refs(&specs), &vectors());
     assert_eq!(
         problems,
