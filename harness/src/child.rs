@@ -1,6 +1,9 @@
 //! Child processes in their own process groups, so that killing one also kills what it started
 //! (`sh -c`, `cargo` and its `rustc`), and so that an interrupted run leaves nothing behind (no
 //! child, no scenario scratch directory).
+//!
+//! Process groups are Unix's. Elsewhere a child is killed alone (`Child::kill`): what it started
+//! may outlive it, and an interrupt kills no child (scratch directories are still removed).
 
 use std::collections::BTreeSet;
 use std::process::{Child, Command};
@@ -20,7 +23,7 @@ pub fn spawn(command: &mut Command) -> std::io::Result<Child> {
     Ok(child)
 }
 
-/// Kills the child's whole process group and waits for the child.
+/// Kills the child's whole process group (off Unix, the child alone) and waits for the child.
 pub fn kill(child: &mut Child) {
     kill_group(child.id());
     let _ = child.kill();
@@ -58,6 +61,7 @@ fn forget(id: u32) {
     }
 }
 
+/// Kills the process group led by `leader` (a no-op off Unix: see the module's note).
 #[cfg(unix)]
 fn kill_group(leader: u32) {
     if let Ok(pid) = i32::try_from(leader) {
@@ -69,5 +73,6 @@ fn kill_group(leader: u32) {
     }
 }
 
+/// Off Unix there is no process group to kill: [`kill`] kills the child alone.
 #[cfg(not(unix))]
 fn kill_group(_leader: u32) {}
