@@ -237,38 +237,25 @@ impl Array {
     }
 }
 
-impl ser::SerializeSeq for Array {
-    type Ok = Json;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Json, Error> {
-        Ok(Json::Array(self.0))
-    }
+/// The three array-like serializations, each element pushed in turn.
+macro_rules! array {
+    ($trait:ident, $element:ident) => {
+        impl ser::$trait for Array {
+            type Ok = Json;
+            type Error = Error;
+            fn $element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+                self.push(value)
+            }
+            fn end(self) -> Result<Json, Error> {
+                Ok(Json::Array(self.0))
+            }
+        }
+    };
 }
 
-impl ser::SerializeTuple for Array {
-    type Ok = Json;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Json, Error> {
-        Ok(Json::Array(self.0))
-    }
-}
-
-impl ser::SerializeTupleStruct for Array {
-    type Ok = Json;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Json, Error> {
-        Ok(Json::Array(self.0))
-    }
-}
+array!(SerializeSeq, serialize_element);
+array!(SerializeTuple, serialize_element);
+array!(SerializeTupleStruct, serialize_field);
 
 /// An object being serialized: members in the order they come.
 #[derive(Default)]

@@ -14,6 +14,7 @@ pub mod outcome;
 pub mod peer;
 pub mod peer_process;
 pub mod peer_run;
+pub mod peer_session;
 pub mod protocol;
 pub mod protocol_hello;
 pub mod protocol_result;

@@ -167,6 +167,15 @@ impl Tallies {
     }
 }
 
+/// The outcome of a listed known failure: `fixed` when it passes (the list is stale),
+/// `known-fail` however it fails.
+pub const fn listed(passed: bool) -> Outcome {
+    match passed {
+        true => Outcome::Fixed,
+        false => Outcome::KnownFail,
+    }
+}
+
 /// The outcome of an answer. The order of the checks is the policy: an unsupported tool is never
 /// a failure; a listed known failure is `known-fail` however it fails and `fixed` when it passes;
 /// otherwise the answer decides.
@@ -176,11 +185,7 @@ pub fn classify(expected: &Verdict, answer: &Answer, level: Level, known_failure
     }
     let passed = matches!(answer, Answer::Verdict(received) if matches(expected, received, level));
     if known_failure {
-        return if passed {
-            Outcome::Fixed
-        } else {
-            Outcome::KnownFail
-        };
+        return listed(passed);
     }
     match answer {
         Answer::Verdict(_) if passed => Outcome::Pass,

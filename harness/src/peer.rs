@@ -1,27 +1,15 @@
-//! A peer as a run sees it: a session owns one process at a time and the protocol over it (the
-//! hello, numbered checks and steps, the outstanding ones and their clock, blame on a timeout,
-//! crash or protocol error, and restarts within the run's budget), and hands the run answers.
-//! The processes of one run share their numbering, restart budget and stderr tail ([`Peers`]).
+//! The peers of one run: its options, and what its sessions (`peer_session`) share: how a
+//! process is started and greeted, the numbering of messages, `--validate-protocol`, the restart
+//! budget, whether the run has given up, and the stderr tails of every process.
 
-use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use vvoc_reference::{JsString, Json, Tool};
-
-use crate::outcome::Answer;
 use crate::peer_process::{Event, MAX_LINE, PeerCommand, PeerProcess, keep_tail};
-use crate::protocol::{ProtocolCheck, Seq, preview};
+use crate::protocol::{ProtocolCheck, preview};
 use crate::protocol_hello::Implementation;
-use crate::protocol_result::{CheckAnswer, PeerResult, StepAnswer, StepKind};
 use crate::protocol_runner::ToPeer;
-use crate::scenario_run::Fault;
-use crate::scenarios::Reply;
-
-/// How long a peer may take to exit after `bye` before it is killed.
-const GRACE: Duration = Duration::from_millis(500);
 
 /// Why a peer cannot be used at all (exit code 3).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,8 +54,7 @@ impl PeerOptions {
     }
 }
 
-/// What the peer processes of one run share: how to start one, the numbering of messages, the
-/// restart budget, whether the run has given up, and the stderr tails of every process.
+/// What the peer sessions of one run share.
 #[derive(Debug)]
 pub struct Peers<'o> {
     options: &'o PeerOptions,
@@ -108,17 +95,26 @@ impl<'o> Peers<'o> {
         })
     }
 
-    /// Starts a process and greets it.
-    pub fn start(&self) -> Result<PeerSession<'_, 'o>, Unusable> {
-        let (process, hello) = self.spawn()?;
-        Ok(PeerSession {
-            peers: self,
-            process,
-            hello,
-            outstanding: BTreeMap::new(),
-            progress: Instant::now(),
-            broken: false,
-        })
+    /// The `seq` of the next message that needs an answer.
+    pub(crate) fn next_seq(&self) -> u64 {
+        self.next_seq.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// How long a peer may go without answering.
+    pub(crate) fn timeout(&self) -> Duration {
+        self.options.timeout
+    }
+
+    /// Takes one restart from the run's budget; the peer is unusable when there is none left.
+    pub(crate) fn take_restart(&self) -> Result<(), Unusable> {
+        let max = self.options.max_restarts;
+        match self.restarts.fetch_add(1, Ordering::Relaxed) >= max {
+            true => Err(Unusable(format!(
+                "the peer failed {} times (timeouts, crashes or protocol errors); giving up",
+                max + 1
+            ))),
+            false => Ok(()),
+        }
     }
 
     /// Gives up on the peer: every session stops at its next request.
@@ -147,7 +143,7 @@ impl<'o> Peers<'o> {
     }
 
     /// Starts a process and exchanges hellos; the wait for its answer is the timeout, 5 s at least.
-    fn spawn(&self) -> Result<(PeerProcess, Implementation), Unusable> {
+    pub(crate) fn spawn(&self) -> Result<(PeerProcess, Implementation), Unusable> {
         let mut process = PeerProcess::spawn(&self.options.command).map_err(Unusable)?;
         self.send(&process, &ToPeer::Hello);
         let timeout = self.options.timeout.max(Duration::from_secs(5));
@@ -195,7 +191,7 @@ impl<'o> Peers<'o> {
     }
 
     /// Writes one message (checked first with `--validate-protocol`).
-    fn send(&self, process: &PeerProcess, message: &ToPeer<'_>) {
+    pub(crate) fn send(&self, process: &PeerProcess, message: &ToPeer<'_>) {
         let line = message.to_line();
         if let Some(protocol) = &self.protocol {
             protocol.check_outgoing(&format!("runner-{}", message.kind()), &line);
@@ -204,225 +200,16 @@ impl<'o> Peers<'o> {
     }
 
     /// With `--validate-protocol`, whether an incoming line follows the schema `stem`.
-    fn check_incoming(&self, stem: &str, line: &str) -> Result<(), String> {
+    pub(crate) fn check_incoming(&self, stem: &str, line: &str) -> Result<(), String> {
         match &self.protocol {
             Some(protocol) => protocol.check(stem, line),
             None => Ok(()),
         }
     }
 
-    fn keep_stderr(&self, process: &PeerProcess) {
+    pub(crate) fn keep_stderr(&self, process: &PeerProcess) {
         if let Ok(mut kept) = self.stderr.lock() {
             keep_tail(&mut kept, &process.stderr_tail());
         }
     }
-}
-
-/// One peer process at a time, greeted, with its outstanding checks.
-#[derive(Debug)]
-pub struct PeerSession<'p, 'o> {
-    peers: &'p Peers<'o>,
-    process: PeerProcess,
-    hello: Implementation,
-    /// Checks sent and not yet answered, by `seq`: the caller's tag and when it was sent.
-    outstanding: BTreeMap<u64, (usize, Instant)>,
-    /// Restarted whenever the peer answers anything, so a slow but steady peer is not blamed
-    /// for the checks queued behind the current one.
-    progress: Instant,
-    /// Whether the process failed and must be restarted.
-    broken: bool,
-}
-
-/// What came of the outstanding checks.
-#[derive(Debug)]
-pub enum Next {
-    /// The check tagged `tag` got its answer after `duration`.
-    Answer(usize, Answer, Duration),
-    /// The peer failed (timeout, crash or protocol error): the oldest outstanding check takes
-    /// the blame, with this answer; the others are to be sent again, after [`PeerSession::restart`].
-    Failed {
-        /// The blamed check's tag, its answer, and how long it waited.
-        blamed: (usize, Answer, Duration),
-        /// The tags of the other outstanding checks.
-        resend: Vec<usize>,
-    },
-}
-
-impl PeerSession<'_, '_> {
-    /// What the peer said in its (first) hello.
-    pub fn hello(&self) -> &Implementation {
-        &self.hello
-    }
-
-    /// How many checks are outstanding.
-    pub fn outstanding(&self) -> usize {
-        self.outstanding.len()
-    }
-
-    /// Whether the process failed and must be restarted before the next request.
-    pub fn broken(&self) -> bool {
-        self.broken
-    }
-
-    /// Sends one check, tagged `tag` for its answer.
-    pub fn check(&mut self, tag: usize, tool: Tool, input: &Json) {
-        if self.outstanding.is_empty() {
-            self.progress = Instant::now();
-        }
-        let seq = self.peers.next_seq.fetch_add(1, Ordering::Relaxed);
-        let input = Cow::Borrowed(input);
-        let message = ToPeer::Check {
-            seq: Seq::from(seq),
-            tool,
-            input,
-        };
-        self.peers.send(&self.process, &message);
-        self.outstanding.insert(seq, (tag, Instant::now()));
-    }
-
-    /// Waits for the next answer to an outstanding check; `None` when none is outstanding.
-    pub fn next_answer(&mut self) -> Option<Next> {
-        let (&oldest, _) = self.outstanding.first_key_value()?;
-        let deadline = self.progress + self.peers.options.timeout;
-        let failure = match self.process.next_event(deadline) {
-            Ok(Event::Line(line)) => {
-                match self
-                    .peers
-                    .check_incoming(PeerResult::<CheckAnswer>::SCHEMA, &line)
-                    .and_then(|()| PeerResult::<CheckAnswer>::read(&line))
-                {
-                    Ok((seq, answer)) => match self.outstanding.remove(&seq) {
-                        Some((tag, sent)) => {
-                            self.progress = Instant::now();
-                            let answer = match answer {
-                                CheckAnswer::Verdict(verdict) => Answer::Verdict(verdict),
-                                CheckAnswer::Error(text) => Answer::Error(text),
-                            };
-                            return Some(Next::Answer(tag, answer, sent.elapsed()));
-                        }
-                        None => Answer::ProtocolError(format!(
-                            "an answer for seq {seq}, which is not outstanding"
-                        )),
-                    },
-                    Err(reason) => Answer::ProtocolError(format!("{reason}: {}", preview(&line))),
-                }
-            }
-            Ok(Event::Closed) => Answer::Crash(self.closed()),
-            Ok(Event::TooLong) => Answer::ProtocolError(too_long()),
-            Err(_) => Answer::Timeout,
-        };
-        self.broken = true;
-        // The oldest outstanding check takes the blame; the others are sent again.
-        let (tag, sent) = self.outstanding.remove(&oldest)?;
-        let resend = std::mem::take(&mut self.outstanding);
-        Some(Next::Failed {
-            blamed: (tag, failure, sent.elapsed()),
-            resend: resend.into_values().map(|(tag, _)| tag).collect(),
-        })
-    }
-
-    /// One step of a scenario's session, sent once the last one is answered: its answer, or the
-    /// fault it met (a timeout, crash or protocol error breaks the session).
-    pub fn step(&mut self, session: &str, step: Step<'_>) -> Result<Reply, Fault> {
-        let seq = self.peers.next_seq.fetch_add(1, Ordering::Relaxed);
-        let (message, kind) = match step {
-            Step::Exec(tool, input) => {
-                let (session, input) = (Cow::Borrowed(session), Cow::Borrowed(input));
-                let seq = Seq::from(seq);
-                (
-                    ToPeer::Exec {
-                        seq,
-                        session,
-                        tool,
-                        input,
-                    },
-                    StepKind::Exec,
-                )
-            }
-            Step::Anchors(path) => {
-                let (session, path) = (Cow::Borrowed(session), Cow::Borrowed(path));
-                let seq = Seq::from(seq);
-                (ToPeer::Anchors { seq, session, path }, StepKind::Anchors)
-            }
-        };
-        self.peers.send(&self.process, &message);
-        let deadline = Instant::now() + self.peers.options.timeout;
-        let fault = match self.process.next_event(deadline) {
-            Ok(Event::Line(line)) => match self
-                .peers
-                .check_incoming(PeerResult::<StepAnswer>::SCHEMA, &line)
-                .and_then(|()| PeerResult::<StepAnswer>::read(&line, kind))
-            {
-                Ok((got, StepAnswer::Reply(reply))) if got == seq => return Ok(reply),
-                Ok((got, StepAnswer::Error(text))) if got == seq => return Err(Fault::Error(text)),
-                Ok((got, _)) => Fault::ProtocolError(format!(
-                    "an answer for seq {got}, which is not outstanding (the step sent seq {seq})"
-                )),
-                Err(reason) => Fault::ProtocolError(format!("{reason}: {}", preview(&line))),
-            },
-            Ok(Event::Closed) => Fault::Crash(self.closed()),
-            Ok(Event::TooLong) => Fault::ProtocolError(too_long()),
-            Err(_) => Fault::Timeout,
-        };
-        self.broken = true;
-        Err(fault)
-    }
-
-    /// The scenario's session is over (nothing is sent to a broken process).
-    pub fn end(&mut self, session: &str) {
-        if !self.broken {
-            let session = Cow::Borrowed(session);
-            self.peers.send(&self.process, &ToPeer::End { session });
-        }
-    }
-
-    /// Replaces the failed process with a new one, if the run's restart budget allows.
-    pub fn restart(&mut self) -> Result<(), Unusable> {
-        self.peers.keep_stderr(&self.process);
-        self.process.kill();
-        let options = self.peers.options;
-        if self.peers.restarts.fetch_add(1, Ordering::Relaxed) >= options.max_restarts {
-            return Err(Unusable(format!(
-                "the peer failed {} times (timeouts, crashes or protocol errors); giving up",
-                options.max_restarts + 1
-            )));
-        }
-        // The first hello stands for the peer; a restarted process is the same program.
-        let (process, _) = self.peers.spawn()?;
-        self.process = process;
-        self.outstanding.clear();
-        self.broken = false;
-        Ok(())
-    }
-
-    /// Says bye, keeps the stderr tail, and gives the process a short grace period to exit.
-    pub fn finish(self) {
-        self.peers.keep_stderr(&self.process);
-        self.peers.send(&self.process, &ToPeer::Bye);
-        self.process.close(GRACE);
-    }
-
-    /// Kills the process at once (the run gave up).
-    pub fn abandon(mut self) {
-        self.process.kill();
-    }
-
-    /// The crash text of a process that closed its output.
-    fn closed(&mut self) -> String {
-        let status = self.process.exit_status();
-        format!("the peer closed its output before answering ({status})")
-    }
-}
-
-/// A step of a scenario, as sent to a peer.
-#[derive(Clone, Copy, Debug)]
-pub enum Step<'a> {
-    /// A call of the tool with this input (`{root}` substituted).
-    Exec(Tool, &'a Json),
-    /// The anchored view of the file at this absolute path.
-    Anchors(&'a JsString),
-}
-
-fn too_long() -> String {
-    format!("a line of more than {MAX_LINE} bytes")
 }

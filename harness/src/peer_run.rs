@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 
 use crate::compare::Level;
 use crate::outcome::Answer;
-use crate::peer::{Next, PeerOptions, PeerSession, Peers, Unusable};
+use crate::peer::{PeerOptions, Peers, Unusable};
+use crate::peer_session::{Next, PeerSession};
 use crate::protocol_hello::Implementation;
 use crate::run::{Record, RunResult};
 use crate::vectors::Vector;
@@ -44,7 +45,7 @@ pub fn run_peer(
         scenarios: Vec::new(),
         scenario_elapsed: Duration::ZERO,
     };
-    let first = match peers.start() {
+    let first = match PeerSession::start(&peers) {
         Ok(session) => session,
         Err(reason) => {
             let partial = result(Implementation::default(), Vec::new(), String::new());
@@ -111,7 +112,7 @@ struct Work<'a> {
 impl Work<'_> {
     /// One session (the first one, or a new one), fed from the queue until it is empty.
     fn run(&self, peers: &Peers<'_>, session: Option<PeerSession<'_, '_>>) {
-        let mut session = match session.map_or_else(|| peers.start(), Ok) {
+        let mut session = match session.map_or_else(|| PeerSession::start(peers), Ok) {
             Ok(session) => session,
             Err(reason) => return peers.give_up(reason),
         };

@@ -65,28 +65,34 @@ pub fn preview(line: &str) -> String {
     }
 }
 
+/// The schema of one message: a closed object with these properties (and, for an answer, which
+/// one of its members it has).
+fn message_schema(
+    title: &str,
+    description: &str,
+    properties: Value,
+    required: Value,
+    one_of: Option<Value>,
+) -> Value {
+    let mut s = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": title,
+        "description": description,
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": false
+    });
+    if let (Some(one_of), Some(map)) = (one_of, s.as_object_mut()) {
+        map.insert("oneOf".to_owned(), one_of);
+    }
+    s
+}
+
 /// The JSON Schemas of every protocol message, by file stem (`runner-hello`, `peer-result`, ...).
 pub fn schemas() -> Vec<(&'static str, Value)> {
     let tools: Vec<&str> = Tool::ALL.iter().map(|t| t.id()).collect();
-    let schema = |title: &str,
-                  description: &str,
-                  properties: Value,
-                  required: Value,
-                  one_of: Option<Value>| {
-        let mut s = json!({
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "title": title,
-            "description": description,
-            "type": "object",
-            "properties": properties,
-            "required": required,
-            "additionalProperties": false
-        });
-        if let (Some(one_of), Some(map)) = (one_of, s.as_object_mut()) {
-            map.insert("oneOf".to_owned(), one_of);
-        }
-        s
-    };
+    let schema = message_schema;
     let issue = crate::meta_schema::issue();
     vec![
         (
@@ -238,21 +244,14 @@ impl ProtocolCheck {
 }
 
 /// The schemas of the scenario messages, by file stem.
+/// The schemas of the scenario messages (interfaces.md §9.2).
 fn scenario_schemas() -> Vec<(&'static str, Value)> {
     let tools: Vec<&str> = Tool::ALL.iter().map(|t| t.id()).collect();
     let schema = |title: &str, description: &str, properties: Value, required: Value| {
-        json!({
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "title": title,
-            "description": description,
-            "type": "object",
-            "properties": properties,
-            "required": required,
-            "additionalProperties": false
-        })
+        message_schema(title, description, properties, required, None)
     };
     let session = json!({"description": "The scenario's editing session.", "type": "string"});
-    let mut result = schema(
+    let result = message_schema(
         "peer step result",
         "The peer's answer to an exec or anchors step: the text the tool returns, the message of the error it raises, or an error when the peer could not run the step.",
         json!({
@@ -263,13 +262,8 @@ fn scenario_schemas() -> Vec<(&'static str, Value)> {
             "error": {"description": "Not a tool outcome: the peer could not run the step.", "type": "string"}
         }),
         json!(["type", "seq"]),
+        Some(json!([{"required": ["output"]}, {"required": ["throws"]}, {"required": ["error"]}])),
     );
-    if let Some(map) = result.as_object_mut() {
-        map.insert(
-            "oneOf".to_owned(),
-            json!([{"required": ["output"]}, {"required": ["throws"]}, {"required": ["error"]}]),
-        );
-    }
     vec![
         (
             "runner-exec",

@@ -5,7 +5,7 @@ use std::fmt;
 use std::fmt::Write as _;
 
 use crate::compare::Level;
-use crate::outcome::Outcome;
+use crate::outcome::{Outcome, listed};
 use crate::scenario_run::{Fault, ScenarioAnswer};
 use crate::scenarios::{Reply, Scenario, Step};
 use crate::tree::{Change, differences, render, summarize};
@@ -129,11 +129,7 @@ pub fn classify(
     }
     let passed = passes(scenario, answer, level);
     if known_failure {
-        return if passed {
-            Outcome::Fixed
-        } else {
-            Outcome::KnownFail
-        };
+        return listed(passed);
     }
     match answer {
         ScenarioAnswer::Ran { .. } if passed => Outcome::Pass,

@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 use vvoc_reference::{JsString, Json, Tool};
 
 use crate::compare::Level;
-use crate::peer::{PeerOptions, PeerSession, Peers, Step, Unusable};
+use crate::peer::{PeerOptions, Peers, Unusable};
+use crate::peer_session::{PeerSession, Step};
 use crate::scenario_records::ScenarioRecord;
 use crate::scenario_run::{Executor, Fault, play};
 use crate::scenarios::{Reply, Scenario};
@@ -91,7 +92,7 @@ struct Work<'a> {
 impl Work<'_> {
     /// One session, one scenario at a time until the queue is empty.
     fn run(&self, peers: &Peers<'_>) {
-        let mut session = match peers.start() {
+        let mut session = match PeerSession::start(peers) {
             Ok(session) => session,
             Err(reason) => return peers.give_up(reason),
         };

@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result, bail};
 use vvoc_harness::outcome::Answer;
-use vvoc_harness::peer::{Next, PeerOptions, Peers};
+use vvoc_harness::peer::{PeerOptions, Peers};
 use vvoc_harness::peer_process::PeerCommand;
+use vvoc_harness::peer_session::{Next, PeerSession};
 use vvoc_harness::vectors::load;
 
 /// What a measurement counts.
@@ -185,7 +186,7 @@ fn process_per_check(peer: &str, vectors: &Path, sample: usize) -> Result<Measur
     let started = Instant::now();
     let mut checks = 0;
     for (index, vector) in vectors.iter().take(sample).enumerate() {
-        let mut session = peers.start()?;
+        let mut session = PeerSession::start(&peers)?;
         session.check(index, vector.tool, &vector.input);
         match session.next_answer() {
             Some(Next::Answer(_, Answer::Verdict(_), _)) => checks += 1,
