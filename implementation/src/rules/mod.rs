@@ -9,8 +9,8 @@
 ///   mutation row can switch one of its entries);
 /// - `include path;` the rules of a set another file declares (the items', the recovery's).
 ///
-/// The collector takes only a `BranchRule`, and a rule file makes one nowhere else, so the
-/// inventory lists every rule a tool's checks can emit.
+/// The collector takes only a `BranchRule`, and rule files make one only through these
+/// declarations, so the inventory lists every rule a tool's checks can emit.
 macro_rules! rules {
     ($(#[$doc:meta])* $vis:vis fn $set:ident { $($body:tt)* }) => {
         rules!(@declare $($body)*);
@@ -96,7 +96,7 @@ use declare::Rules;
 use input::Input;
 
 /// The branch rules of `tool`, if it has any besides its field matrix.
-fn rules(tool: Tool) -> Option<Rules> {
+fn tool_rules(tool: Tool) -> Option<Rules> {
     match tool {
         Tool::WorkItemOpen => Some(work_item_open::RULES),
         Tool::WorkItemDecide => Some(work_item_decide::RULES),
@@ -115,7 +115,7 @@ fn rules(tool: Tool) -> Option<Rules> {
 pub(crate) fn run(tool: Tool, input: &Object, out: &mut Collector) {
     let input = Input::new(input);
     matrix::check(tool, input, out);
-    if let Some(rules) = rules(tool) {
+    if let Some(rules) = tool_rules(tool) {
         (rules.run)(input, out);
     }
 }
@@ -123,7 +123,7 @@ pub(crate) fn run(tool: Tool, input: &Object, out: &mut Collector) {
 /// The names of every branch rule of `tool`, as issues of the branch phase name them.
 pub(crate) fn names(tool: Tool) -> Vec<String> {
     let mut names = Vec::new();
-    if let Some(rules) = rules(tool) {
+    if let Some(rules) = tool_rules(tool) {
         (rules.names)(&mut names);
     }
     names.extend(matrix::names(tool));
