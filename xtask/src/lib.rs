@@ -1,6 +1,8 @@
-//! Project tasks behind `cargo xtask`: generating the published files, and the mutation check.
+//! Project tasks behind `cargo xtask`: generating the published files, the mutation check, and
+//! the one command that runs every check.
 
 pub mod bench;
+pub mod check;
 pub mod docs;
 pub mod mutants;
 pub mod rules_page;

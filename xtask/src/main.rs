@@ -28,6 +28,18 @@ enum Command {
     /// Exit codes: 0 every run row caught; 1 usage error; 2 missed, imprecise or unviable rows;
     /// 3 timeouts; 4 the baseline fails; 5 stale rows.
     Mutants(MutantsArgs),
+    /// Run every check the project has (format, clippy, tests, generated files, file lint,
+    /// inventory coverage, the mutation check, the suite through conform peer, workflow lint),
+    /// one line each (PASS, FAIL or SKIP), then a count. Exit code 1 when a check failed.
+    Check {
+        /// Only the checks that the paths changed since this git revision can affect (and the
+        /// mutation rows those changes touch); the others are listed as skipped, with why.
+        #[arg(long, value_name = "BASE")]
+        changed: Option<String>,
+        /// Do not run this check (repeatable), e.g. `--skip tests` when they already ran.
+        #[arg(long, value_name = "NAME")]
+        skip: Vec<String>,
+    },
     /// Measure checks per second: in process, through conform peer (1 and N processes), and
     /// with one process started per check.
     Bench {
@@ -115,6 +127,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
             })
         }
         Command::Mutants(args) => mutants(args),
+        Command::Check { changed, skip } => {
+            let known: Vec<&str> = xtask::check::CHECKS.iter().map(|c| c.name).collect();
+            if let Some(unknown) = skip.iter().find(|s| !known.contains(&s.as_str())) {
+                anyhow::bail!(
+                    "--skip {unknown}: no such check; the checks are {}",
+                    known.join(", ")
+                );
+            }
+            let ok = xtask::check::run(&xtask::workspace_root(), changed.as_deref(), &skip)?;
+            Ok(if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
         Command::Bench { jobs, sample } => {
             let measurements = xtask::bench::bench(&xtask::workspace_root(), jobs, sample)?;
             print!("{}", xtask::bench::table(&measurements));
