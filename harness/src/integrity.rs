@@ -4,7 +4,7 @@
 //! failing on a broken copy. Each returns the problems it found, one sentence each.
 
 use vvoc_reference::catalog::{Tool, ToolSpec};
-use vvoc_reference::document::vocabulary;
+use vvoc_reference::catalog::vocabulary;
 use vvoc_reference::{Json, Verdict};
 
 use crate::vectors::Vector;

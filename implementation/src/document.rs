@@ -2,7 +2,7 @@
 //! documented examples, whose outcomes are computed by running the validators.
 
 /// Kept here for callers that import it from the document; the catalog owns it.
-pub use crate::catalog::vocabulary;
+use crate::catalog::vocabulary;
 use crate::catalog::{
     CONTRACT_REVISION, CONTRACT_VERSION, PACKAGE, REFERENCE_PATH, Tool, ToolSpec, prose,
 };

@@ -129,8 +129,9 @@ fn header(rows: &[Row]) -> String {
          declares the field; `implementation/src/structural.rs` runs the check.\n\
          - `<tool>:branch:<name>`: a rule of the branch-rule phase (§2.2, §4, §5), in \
          `implementation/src/rules/<tool>.rs`; the item rules of `work_item_open` and \
-         `work_checkpoint` are in `rules/items.rs`, the field matrix (`matrix-<value>`) and the \
-         \"require\" helpers in `rules/mod.rs`, the path rules in `path_kind.rs`.\n\
+         `work_checkpoint` are in `rules/items.rs`, the field matrix (`matrix-<value>`) in \
+         `rules/matrix.rs`, the recovery requirements in `rules/recovery.rs`, the declarations \
+         (`rules!`, requirements) in `rules/declare.rs`, the path rules in `path_kind.rs`.\n\
          - `<tool>:exec:<name>`: a rule of execution ([`execution.md`](execution.md)), listed with \
          its sentence in `implementation/src/exec/rules.rs` and implemented in `implementation/src/exec/`.\n\n\
          Each entry says what the rule refuses, the issues it emits on the vectors (code, path, \
