@@ -8,9 +8,9 @@ pub fn spec() -> ToolSpec {
     ToolSpec {
         id: "hashline_edit",
         summary: "Apply exact hash-anchored line edits, range replacements, boundary inserts, delete, or rename.",
-        // The specification publishes only the first line of this description, so the catalog holds
-        // that line; the full model-facing text continues after it in the host.
-        description: "Edit files using exact hash-anchored line references from the latest Read output.",
+        // The full model-facing description of 1.6.0 (upstream's HASHLINE_EDIT_DESCRIPTION); the
+        // reference document shows its first line and counts all of its bytes.
+        description: include_str!("descriptions/hashline_edit.txt"),
         fields: vec![
             field("filePath", REQ).of(RAW).describe("Absolute path to the file to edit (non-empty; spaces inside the name are preserved)"),
             field("delete", OPT).of(Node::Boolean).describe("Delete the file instead of editing it"),

@@ -8,9 +8,10 @@ pub fn spec() -> ToolSpec {
     ToolSpec {
         id: "str_replace_editor",
         summary: "View, create, exactly replace, or insert into a file with the dsh command surface.",
-        // The specification publishes only the first line of this description, so the catalog holds
-        // that line; the full model-facing text continues after it in the host.
-        description: "Custom editing tool for viewing, creating and editing files",
+        // The full model-facing description of 1.6.0 (upstream's STR_REPLACE_EDITOR_DESCRIPTION,
+        // which upstream takes verbatim from deepseek-ai/deepseek-harness, MIT); the reference
+        // document shows its first line and counts all of its bytes.
+        description: include_str!("descriptions/str_replace_editor.txt"),
         fields: vec![
             field("command", REQ).of(Node::Enum(&["view", "create", "str_replace", "insert"])).describe("The command to run: view, create, str_replace, or insert"),
             field("path", REQ).of(RAW).describe("Absolute path to file or directory"),
