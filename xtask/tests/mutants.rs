@@ -8,54 +8,42 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use walkdir::WalkDir;
 
 const XTASK: &str = env!("CARGO_BIN_EXE_xtask");
 
 /// A fresh copy of the fixture workspace.
 fn fixture() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    copy(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mini"),
-        dir.path(),
-    );
-    dir
-}
-
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("a folder");
-    for entry in std::fs::read_dir(from).expect("readable").flatten() {
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("a type").is_dir() {
-            if entry.file_name() != "target" {
-                copy(&entry.path(), &target);
-            }
-        } else {
-            std::fs::copy(entry.path(), target).expect("copied");
-        }
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mini");
+    for (relative, bytes) in files(&from) {
+        let to = dir.path().join(relative);
+        std::fs::create_dir_all(to.parent().expect("a folder")).expect("a folder");
+        std::fs::write(to, bytes).expect("copied");
     }
+    dir
 }
 
 /// Every file of the workspace but build outputs and reports, with its bytes.
 fn snapshot(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
-        for entry in std::fs::read_dir(dir).expect("readable").flatten() {
-            let path = entry.path();
-            let name = entry.file_name();
-            if path.is_dir() {
-                if dir != root || (name != "target" && name != "reports") {
-                    walk(root, &path, out);
-                }
-            } else {
-                out.insert(
-                    path.strip_prefix(root).expect("inside").to_owned(),
-                    std::fs::read(&path).expect("readable"),
-                );
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(root, root, &mut out);
-    out
+    files(root)
+}
+
+/// Every file under `root` (relative to it) with its bytes, outside the top-level `target` and
+/// `reports` folders.
+fn files(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    WalkDir::new(root)
+        .into_iter()
+        .filter_entry(|e| {
+            e.depth() != 1 || (e.file_name() != "target" && e.file_name() != "reports")
+        })
+        .map(|e| e.expect("readable"))
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let relative = e.path().strip_prefix(root).expect("inside").to_owned();
+            (relative, std::fs::read(e.path()).expect("readable"))
+        })
+        .collect()
 }
 
 fn mutants(root: &Path, args: &[&str]) -> Output {
@@ -136,6 +124,27 @@ fn every_outcome_is_classified_and_the_tree_is_untouched() {
         .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
         .collect();
     assert_eq!(outcomes(&report(dir.path())), expected);
+    let modes: BTreeMap<String, String> = report(dir.path())["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            (
+                r["id"].as_str().unwrap_or_default().to_owned(),
+                r["mode"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        modes["sign negative: bound shifted"], "switched",
+        "{modes:?}"
+    );
+    assert_eq!(modes["large: never returns"], "switched", "{modes:?}");
+    assert_eq!(
+        modes["sign: does not compile"], "rebuilt",
+        "refused in every region, then rebuilt alone: {modes:?}"
+    );
+    assert_eq!(modes["sign: retired row"], "not run", "{modes:?}");
     assert_eq!(
         snapshot(dir.path()),
         before,

@@ -10,6 +10,7 @@ use vvoc_reference::inventory::inventory;
 use vvoc_reference::{RuleId, validate_traced};
 
 use super::rows::Row;
+use super::workspace::VECTORS;
 
 /// What covers one rule.
 #[derive(Clone, Debug, Default)]
@@ -32,7 +33,7 @@ pub struct Coverage {
 
 /// The coverage of the inventory by the vectors under `root/vectors` and by `rows`.
 pub fn coverage(root: &Path, rows: &[Row]) -> Result<Coverage> {
-    let vectors = load(&[root.join("vectors")])?;
+    let vectors = load(&[root.join(VECTORS)])?;
     let mut by_rule: BTreeMap<String, RuleCoverage> = inventory()
         .into_iter()
         .map(|r| (r.to_string(), RuleCoverage::default()))

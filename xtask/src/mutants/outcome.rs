@@ -1,13 +1,17 @@
-//! What happened to a row, and what the run as a whole exits with.
+//! What happened to a mutant and to each of its rows, and what the run as a whole exits with.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
+
+use super::plan::Mutant;
 use super::rows::Row;
 use super::suite::{Failure, SuiteResult};
 
-/// The outcome of one row (interfaces.md §7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// The outcome of one row (interfaces.md §7), in report order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum RowOutcome {
     /// The suite failed on every `caught_by` vector.
     Caught,
@@ -50,7 +54,7 @@ impl RowOutcome {
         }
     }
 
-    /// Whether the row is a problem of the run.
+    /// Whether the row is a problem of the run (the one place this is decided).
     pub const fn is_problem(self) -> bool {
         match self {
             RowOutcome::Imprecise
@@ -63,15 +67,18 @@ impl RowOutcome {
     }
 }
 
-impl std::str::FromStr for RowOutcome {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<RowOutcome, String> {
-        RowOutcome::ALL
-            .into_iter()
-            .find(|o| o.as_str() == s)
-            .ok_or_else(|| format!("unknown row outcome {s:?}"))
-    }
+/// How a row's mutant was built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Mode {
+    /// With many others, behind a switch.
+    #[serde(rename = "switched")]
+    Switched,
+    /// Alone.
+    #[serde(rename = "rebuilt")]
+    Rebuilt,
+    /// Not at all (a stale or retired row).
+    #[serde(rename = "not run")]
+    NotRun,
 }
 
 /// What building and running one mutant came to.
@@ -94,12 +101,64 @@ pub struct RowResult {
     pub outcome: RowOutcome,
     /// Build and suite time of its mutant (zero when not run).
     pub duration: Duration,
-    /// How the mutant was built: `switched` (with many others), `rebuilt` (alone), or `not run`.
-    pub mode: &'static str,
+    /// How the mutant was built.
+    pub mode: Mode,
     /// The vectors that failed, with what was expected and received.
     pub failures: BTreeMap<String, Failure>,
     /// Why the row is stale, unviable or timed out, or the build log.
     pub detail: String,
+}
+
+impl RowResult {
+    /// A row that does not run.
+    pub fn not_run(row: Row, outcome: RowOutcome, detail: String) -> RowResult {
+        RowResult {
+            row,
+            outcome,
+            duration: Duration::ZERO,
+            mode: Mode::NotRun,
+            failures: BTreeMap::new(),
+            detail,
+        }
+    }
+
+    /// The results of a mutant's rows, from what its build and suite came to.
+    pub fn of_mutant(
+        mutant: &Mutant,
+        result: &MutantResult,
+        duration: Duration,
+        mode: Mode,
+    ) -> Vec<RowResult> {
+        let (failures, detail) = match result {
+            MutantResult::Ran(SuiteResult { failures, vectors }) => (
+                failures.clone(),
+                format!(
+                    "{} of {vectors} vectors failed under the mutant\n",
+                    failures.len()
+                ),
+            ),
+            MutantResult::Unviable(log) => (
+                BTreeMap::new(),
+                format!("the mutant does not build:\n{log}"),
+            ),
+            MutantResult::TimedOut => (
+                BTreeMap::new(),
+                "the build or the suite ran out of time".to_owned(),
+            ),
+        };
+        mutant
+            .rows
+            .iter()
+            .map(|row| RowResult {
+                row: row.clone(),
+                outcome: classify(row, result),
+                duration,
+                mode,
+                failures: failures.clone(),
+                detail: detail.clone(),
+            })
+            .collect()
+    }
 }
 
 /// The outcome of a row that ran. The order of the checks is the policy.

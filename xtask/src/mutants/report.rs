@@ -1,5 +1,6 @@
-//! The mutation report: `mutants.json` (versioned), `mutants.md` (the table reviewers read) and
-//! a log and a diff per row, and the merging of shard reports.
+//! The mutation report: `mutants.json` (versioned) as types, written and read with serde, its
+//! totals, the run's verdict, and the merging of shard reports; `markdown.rs` renders it for
+//! reviewers, and a log and a diff per row go beside it.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -7,11 +8,13 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
-use super::outcome::{RowOutcome, RowResult, exit_code};
+use super::outcome::{Mode, RowOutcome, RowResult, exit_code};
 use super::rows::Row;
-use super::suite::Failure;
+
+pub use super::markdown::markdown;
 
 /// The version of the `mutants.json` format.
 pub const FORMAT: u64 = 1;
@@ -19,21 +22,206 @@ pub const FORMAT: u64 = 1;
 /// How many failing vectors besides `caught_by` a row's entry details.
 const OTHER_FAILURES: usize = 3;
 
+/// A whole `mutants.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// [`FORMAT`].
+    pub format: u64,
+    /// How long the baseline's suite ran, in seconds.
+    pub baseline_seconds: Option<f64>,
+    /// How many rows have each outcome.
+    pub totals: Totals,
+    /// One entry per row, sorted by id.
+    pub rows: Vec<RowEntry>,
+}
+
+/// How many rows have each outcome, every outcome listed in report order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Totals(BTreeMap<RowOutcome, usize>);
+
+impl Totals {
+    /// The totals of some rows.
+    pub fn of(outcomes: impl IntoIterator<Item = RowOutcome>) -> Totals {
+        let mut totals: BTreeMap<RowOutcome, usize> =
+            RowOutcome::ALL.into_iter().map(|o| (o, 0)).collect();
+        for outcome in outcomes {
+            *totals.entry(outcome).or_default() += 1;
+        }
+        Totals(totals)
+    }
+
+    /// How many rows have this outcome.
+    pub fn get(&self, outcome: RowOutcome) -> usize {
+        self.0.get(&outcome).copied().unwrap_or(0)
+    }
+
+    /// How many rows are problems of the run.
+    pub fn problems(&self) -> usize {
+        self.0
+            .iter()
+            .filter(|(o, _)| o.is_problem())
+            .map(|(_, n)| n)
+            .sum()
+    }
+
+    /// Each outcome with its count, in report order.
+    pub fn iter(&self) -> impl Iterator<Item = (RowOutcome, usize)> + '_ {
+        self.0.iter().map(|(o, n)| (*o, *n))
+    }
+}
+
+/// One row's entry.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RowEntry {
+    /// The row's id.
+    pub id: String,
+    /// The rule it breaks.
+    pub rule: String,
+    /// The file it changes.
+    pub file: String,
+    /// The row file it comes from.
+    pub source: String,
+    /// Its outcome.
+    pub outcome: RowOutcome,
+    /// How its mutant was built.
+    pub mode: Mode,
+    /// Build and suite time of its mutant.
+    pub seconds: f64,
+    /// The vectors and scenarios that must fail.
+    pub caught_by: Vec<String>,
+    /// How many failed.
+    pub failing_count: usize,
+    /// The `caught_by` names that failed, then a few others.
+    pub failing: Vec<FailingEntry>,
+    /// The `caught_by` names that did not fail.
+    pub missing: Vec<String>,
+}
+
+/// A failing vector or scenario of a row.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FailingEntry {
+    /// Its name.
+    pub vector: String,
+    /// One line on the difference.
+    pub what: String,
+    /// What it expected.
+    pub expected: Value,
+    /// What the mutant gave.
+    pub received: Value,
+}
+
+impl Report {
+    /// The report of a run's rows.
+    pub fn new(results: &[RowResult], baseline: Option<Duration>) -> Report {
+        let mut sorted: Vec<&RowResult> = results.iter().collect();
+        sorted.sort_by(|a, b| a.row.id.cmp(&b.row.id));
+        Report::of_entries(
+            sorted.into_iter().map(RowEntry::new).collect(),
+            baseline.map(|d| round(d.as_secs_f64())),
+        )
+    }
+
+    /// A report of entries (sorted by id), with its totals.
+    fn of_entries(rows: Vec<RowEntry>, baseline_seconds: Option<f64>) -> Report {
+        Report {
+            format: FORMAT,
+            baseline_seconds,
+            totals: Totals::of(rows.iter().map(|r| r.outcome)),
+            rows,
+        }
+    }
+
+    /// Reads a `mutants.json` of this format.
+    pub fn read(path: &Path) -> Result<Report> {
+        #[derive(Deserialize)]
+        struct Versioned {
+            format: Option<u64>,
+        }
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let versioned: Versioned = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not JSON", path.display()))?;
+        if versioned.format != Some(FORMAT) {
+            bail!("a report is not of format {FORMAT}; merge reports of the same version");
+        }
+        serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a mutation report", path.display()))
+    }
+
+    /// The report as `mutants.json` holds it.
+    pub fn to_text(&self) -> Result<String> {
+        Ok(format!("{}\n", serde_json::to_string_pretty(self)?))
+    }
+
+    /// The one-line verdict of a run, such as `PASS mutation-rows 500 rows checked, 0 problems;
+    /// 5 retired`.
+    pub fn summary_line(&self) -> String {
+        let retired = self.totals.get(RowOutcome::Retired);
+        let problems = self.totals.problems();
+        let checked = self.rows.len() - retired;
+        let verdict = if problems == 0 { "PASS" } else { "FAIL" };
+        format!(
+            "{verdict} mutation-rows {checked} rows checked, {problems} problems; {retired} retired"
+        )
+    }
+
+    /// The exit code the report stands for.
+    pub fn exit_code(&self) -> u8 {
+        exit_code(self.rows.iter().map(|r| r.outcome))
+    }
+}
+
+impl RowEntry {
+    fn new(result: &RowResult) -> RowEntry {
+        let row = &result.row;
+        let listed = row
+            .caught_by
+            .iter()
+            .filter_map(|v| result.failures.get_key_value(v));
+        let others = result
+            .failures
+            .iter()
+            .filter(|(v, _)| !row.caught_by.contains(v))
+            .take(OTHER_FAILURES);
+        RowEntry {
+            id: row.id.clone(),
+            rule: row.rule().to_owned(),
+            file: row.file.clone(),
+            source: row.source.clone(),
+            outcome: result.outcome,
+            mode: result.mode,
+            seconds: round(result.duration.as_secs_f64()),
+            caught_by: row.caught_by.clone(),
+            failing_count: result.failures.len(),
+            failing: listed
+                .chain(others)
+                .map(|(vector, failure)| FailingEntry {
+                    vector: vector.clone(),
+                    what: failure.what.clone(),
+                    expected: failure.expected.clone(),
+                    received: failure.received.clone(),
+                })
+                .collect(),
+            missing: row
+                .caught_by
+                .iter()
+                .filter(|v| !result.failures.contains_key(*v))
+                .cloned()
+                .collect(),
+        }
+    }
+}
+
 /// Writes `mutants.json`, `mutants.md` and `rows/<row>.log|.diff` into `dir` (replacing them).
-pub fn write(dir: &Path, results: &[RowResult], baseline: Option<Duration>) -> Result<()> {
+pub fn write(dir: &Path, report: &Report, results: &[RowResult]) -> Result<()> {
     let rows_dir = dir.join("rows");
     let _ = std::fs::remove_dir_all(&rows_dir);
     std::fs::create_dir_all(&rows_dir)
         .with_context(|| format!("cannot create {}", rows_dir.display()))?;
-    let mut sorted: Vec<&RowResult> = results.iter().collect();
-    sorted.sort_by(|a, b| a.row.id.cmp(&b.row.id));
-    let json = to_json(&sorted, baseline);
-    std::fs::write(
-        dir.join("mutants.json"),
-        format!("{}\n", serde_json::to_string_pretty(&json)?),
-    )?;
-    std::fs::write(dir.join("mutants.md"), markdown(&json))?;
-    for result in sorted {
+    std::fs::write(dir.join("mutants.json"), report.to_text()?)?;
+    std::fs::write(dir.join("mutants.md"), markdown(report))?;
+    for result in results {
         let slug = slug(&result.row.id);
         std::fs::write(rows_dir.join(format!("{slug}.diff")), diff(&result.row))?;
         std::fs::write(rows_dir.join(format!("{slug}.log")), &result.detail)?;
@@ -41,217 +229,34 @@ pub fn write(dir: &Path, results: &[RowResult], baseline: Option<Duration>) -> R
     Ok(())
 }
 
-/// The one-line verdict of a run, such as `PASS mutation-rows 500 rows checked, 0 problems; 5 retired`.
-pub fn summary_line(json: &Value) -> String {
-    let rows = json
-        .get("rows")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default();
-    let outcome = |r: &Value| {
-        r.get("outcome")
-            .and_then(Value::as_str)
-            .and_then(|o| o.parse::<RowOutcome>().ok())
-    };
-    let retired = rows
-        .iter()
-        .filter(|r| outcome(r) == Some(RowOutcome::Retired))
-        .count();
-    let problems = rows
-        .iter()
-        .filter(|r| outcome(r).is_some_and(RowOutcome::is_problem))
-        .count();
-    let checked = rows.len() - retired;
-    let verdict = if problems == 0 { "PASS" } else { "FAIL" };
-    format!(
-        "{verdict} mutation-rows {checked} rows checked, {problems} problems; {retired} retired"
-    )
-}
-
-/// The report as JSON.
-pub fn to_json(results: &[&RowResult], baseline: Option<Duration>) -> Value {
-    let mut totals = serde_json::Map::new();
-    for outcome in RowOutcome::ALL {
-        totals.insert(
-            outcome.as_str().to_owned(),
-            json!(results.iter().filter(|r| r.outcome == outcome).count()),
-        );
-    }
-    let rows: Vec<Value> = results.iter().map(|r| row_json(r)).collect();
-    json!({
-        "format": FORMAT,
-        "baseline_seconds": baseline.map(|d| round(d.as_secs_f64())),
-        "totals": totals,
-        "rows": rows,
-    })
-}
-
-fn row_json(result: &RowResult) -> Value {
-    let row = &result.row;
-    let mut failing: Vec<Value> = Vec::new();
-    let listed = row
-        .caught_by
-        .iter()
-        .filter_map(|v| result.failures.get_key_value(v));
-    let others = result
-        .failures
-        .iter()
-        .filter(|(v, _)| !row.caught_by.contains(v))
-        .take(OTHER_FAILURES);
-    for (vector, failure) in listed.chain(others) {
-        failing.push(failure_json(vector, failure));
-    }
-    json!({
-        "id": row.id,
-        "rule": row.rule(),
-        "file": row.file,
-        "source": row.source,
-        "outcome": result.outcome.as_str(),
-        "mode": result.mode,
-        "seconds": round(result.duration.as_secs_f64()),
-        "caught_by": row.caught_by,
-        "failing_count": result.failures.len(),
-        "failing": failing,
-        "missing": row.caught_by.iter().filter(|v| !result.failures.contains_key(*v)).collect::<Vec<_>>(),
-    })
-}
-
-fn failure_json(vector: &str, failure: &Failure) -> Value {
-    json!({"vector": vector, "what": failure.what, "expected": failure.expected, "received": failure.received})
-}
-
-/// `mutants.md`: the caught rows as "refusal | row | caught by | received", then the problems.
-pub fn markdown(json: &Value) -> String {
-    let rows = json
-        .get("rows")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default();
-    let text = |r: &Value, k: &str| {
-        r.get(k)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned()
-    };
-    let mut out = format!("# Mutation check\n\n{}\n\n", summary_line(json));
-    if let Some(totals) = json.get("totals").and_then(Value::as_object) {
-        let counts: Vec<String> = totals.iter().map(|(k, v)| format!("{k} {v}")).collect();
-        let _ = writeln!(out, "Rows by outcome: {}.\n", counts.join(", "));
-    }
-    let problems: Vec<&Value> = rows
-        .iter()
-        .filter(|r| text(r, "outcome") != "caught" && text(r, "outcome") != "retired")
-        .collect();
-    if !problems.is_empty() {
-        let _ = writeln!(
-            out,
-            "## Problems\n\n| row | outcome | missing | file |\n| --- | --- | --- | --- |"
-        );
-        for r in &problems {
-            let missing: Vec<String> = r
-                .get("missing")
-                .and_then(Value::as_array)
-                .map(Vec::as_slice)
-                .unwrap_or_default()
-                .iter()
-                .filter_map(Value::as_str)
-                .map(|v| format!("`{v}`"))
-                .collect();
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | `{}` |",
-                cell(&text(r, "id")),
-                text(r, "outcome"),
-                missing.join(", "),
-                text(r, "file")
-            );
-        }
-        out.push('\n');
-    }
-    let _ = writeln!(
-        out,
-        "## Caught\n\n| refusal | row | caught by | received |\n| --- | --- | --- | --- |"
-    );
-    for r in rows.iter().filter(|r| text(r, "outcome") == "caught") {
-        let id = text(r, "id");
-        let how = id
-            .rsplit_once(": ")
-            .map_or(String::new(), |(_, how)| how.to_owned());
-        let failing = r
-            .get("failing")
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        let first = failing.first();
-        let vector = first.map(|f| text(f, "vector")).unwrap_or_default();
-        let what = first.map(|f| text(f, "what")).unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "| {} | {} | `{}` | {} |",
-            cell(&text(r, "rule")),
-            cell(&how),
-            vector,
-            cell(&what)
-        );
-    }
-    out
-}
-
-/// Joins shard reports into one; the same row in two shards must agree.
-pub fn merge(reports: &[Value]) -> Result<Value> {
-    let mut rows: BTreeMap<String, Value> = BTreeMap::new();
-    for report in reports {
-        if report.get("format").and_then(Value::as_u64) != Some(FORMAT) {
-            bail!("a report is not of format {FORMAT}; merge reports of the same version");
-        }
-        for row in report
-            .get("rows")
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or_default()
-        {
-            let id = row
-                .get("id")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned();
-            if let Some(earlier) = rows.get(&id) {
-                if earlier.get("outcome") != row.get("outcome") {
-                    bail!("the row {id:?} has different outcomes in two reports");
-                }
-            }
-            rows.insert(id, row.clone());
-        }
-    }
-    let mut totals = serde_json::Map::new();
-    for outcome in RowOutcome::ALL {
-        let n = rows
-            .values()
-            .filter(|r| r.get("outcome").and_then(Value::as_str) == Some(outcome.as_str()))
-            .count();
-        totals.insert(outcome.as_str().to_owned(), json!(n));
-    }
-    let baseline = reports
-        .iter()
-        .filter_map(|r| r.get("baseline_seconds").and_then(Value::as_f64))
-        .fold(None, |m: Option<f64>, b| Some(m.map_or(b, |m| m.max(b))));
-    Ok(
-        json!({"format": FORMAT, "baseline_seconds": baseline, "totals": totals, "rows": rows.into_values().collect::<Vec<_>>()}),
-    )
+/// The one-line verdict of a report.
+pub fn summary_line(report: &Report) -> String {
+    report.summary_line()
 }
 
 /// The exit code a report stands for.
-pub fn exit_code_of(json: &Value) -> u8 {
-    let rows = json
-        .get("rows")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default();
-    exit_code(rows.iter().filter_map(|r| {
-        r.get("outcome")
-            .and_then(Value::as_str)
-            .and_then(|o| o.parse().ok())
-    }))
+pub fn exit_code_of(report: &Report) -> u8 {
+    report.exit_code()
+}
+
+/// Joins shard reports into one; the same row in two shards must agree.
+pub fn merge(reports: &[Report]) -> Result<Report> {
+    let mut rows: BTreeMap<String, RowEntry> = BTreeMap::new();
+    for report in reports {
+        for row in &report.rows {
+            if let Some(earlier) = rows.get(&row.id) {
+                if earlier.outcome != row.outcome {
+                    bail!("the row {:?} has different outcomes in two reports", row.id);
+                }
+            }
+            rows.insert(row.id.clone(), row.clone());
+        }
+    }
+    let baseline = reports
+        .iter()
+        .filter_map(|r| r.baseline_seconds)
+        .fold(None, |m: Option<f64>, b| Some(m.map_or(b, |m| m.max(b))));
+    Ok(Report::of_entries(rows.into_values().collect(), baseline))
 }
 
 /// A unified-style diff of a row: the file, and its find and replace texts.
@@ -286,10 +291,6 @@ pub fn slug(id: &str) -> String {
         "{readable}-{:08x}",
         super::select::fnv1a(id.as_bytes()) as u32
     )
-}
-
-fn cell(text: &str) -> String {
-    text.replace('|', "\\|")
 }
 
 fn round(seconds: f64) -> f64 {

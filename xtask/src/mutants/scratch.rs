@@ -6,9 +6,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
+use walkdir::WalkDir;
 
-/// Folders of the workspace that are never copied.
-const SKIPPED: [&str; 4] = ["target", ".git", "reports", ".notes"];
+use super::workspace::NOT_COPIED;
 
 /// A worker's copy: `<base>/tree` holds the sources, `<base>/target` the build.
 #[derive(Clone, Debug)]
@@ -27,7 +27,7 @@ impl Scratch {
         let target = base.join("target");
         fs::create_dir_all(&tree).with_context(|| format!("cannot create {}", tree.display()))?;
         let mut wanted = BTreeSet::new();
-        for relative in files(root, Path::new(""))? {
+        for relative in files(root)? {
             let source = root.join(&relative);
             let copy = tree.join(&relative);
             let content =
@@ -42,13 +42,18 @@ impl Scratch {
             }
             wanted.insert(relative);
         }
-        for relative in files(&tree, Path::new(""))? {
+        for relative in files(&tree)? {
             if !wanted.contains(&relative) {
                 fs::remove_file(tree.join(&relative))
                     .with_context(|| format!("cannot remove {}", relative.display()))?;
             }
         }
         Ok(Scratch { tree, target })
+    }
+
+    /// Whether the copy at `base` has been built before (its target directory is warm).
+    pub fn is_built(base: &Path) -> bool {
+        base.join("target").is_dir()
     }
 
     /// Replaces the text of a file of the copy.
@@ -64,28 +69,24 @@ impl Scratch {
     }
 }
 
-/// Every file under `dir` (relative to the workspace root), skipping build and VCS folders.
-fn files(root: &Path, relative: &Path) -> Result<Vec<PathBuf>> {
-    let dir = root.join(relative);
+/// Every regular file under `root`, relative to it and sorted, skipping the top-level folders
+/// that are never copied; links are not followed.
+fn files(root: &Path) -> Result<Vec<PathBuf>> {
+    let skipped = |entry: &walkdir::DirEntry| {
+        entry.depth() == 1
+            && entry.file_type().is_dir()
+            && NOT_COPIED.iter().any(|s| entry.file_name() == *s)
+    };
     let mut found = Vec::new();
-    let mut entries: Vec<_> = fs::read_dir(&dir)
-        .with_context(|| format!("cannot read {}", dir.display()))?
-        .flatten()
-        .collect();
-    entries.sort_by_key(fs::DirEntry::file_name);
-    for entry in entries {
-        let name = entry.file_name();
-        let path = relative.join(&name);
-        let file_type = entry
-            .file_type()
-            .with_context(|| format!("cannot stat {}", path.display()))?;
-        if file_type.is_dir() {
-            if relative.as_os_str().is_empty() && SKIPPED.iter().any(|s| name == *s) {
-                continue;
-            }
-            found.extend(files(root, &path)?);
-        } else if file_type.is_file() {
-            found.push(path);
+    for entry in WalkDir::new(root)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| !skipped(e))
+    {
+        let entry = entry.with_context(|| format!("cannot read {}", root.display()))?;
+        if entry.file_type().is_file() {
+            let relative = entry.path().strip_prefix(root).unwrap_or(entry.path());
+            found.push(relative.to_owned());
         }
     }
     Ok(found)

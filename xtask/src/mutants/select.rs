@@ -8,6 +8,7 @@ use anyhow::{Context as _, Result, bail};
 use vvoc_harness::vectors::parse_file;
 
 use super::rows::{Row, parse};
+use super::workspace::{ROWS, VECTORS};
 
 /// A stable split of the rows: shard `index` (1-based) of `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,12 +60,7 @@ pub fn changed_since(root: &Path, base: &str, rows: &[Row]) -> Result<BTreeSet<S
     let changed: BTreeSet<String> = changed.union(&untracked).cloned().collect();
     // The rows as they were at `base`, by id.
     let mut old_rows: BTreeMap<String, Row> = BTreeMap::new();
-    for file in git(
-        root,
-        &["ls-tree", "-r", "--name-only", base, "--", "mutants"],
-    )?
-    .lines()
-    {
+    for file in git(root, &["ls-tree", "-r", "--name-only", base, "--", ROWS])?.lines() {
         let text = git(root, &["show", &format!("{base}:./{file}")])?;
         if let Ok(old) = parse(Path::new(file), file, &text) {
             old_rows.extend(old.into_iter().map(|r| (r.id.clone(), r)));
@@ -72,10 +68,9 @@ pub fn changed_since(root: &Path, base: &str, rows: &[Row]) -> Result<BTreeSet<S
     }
     // Vectors whose definition differs from `base` (or is new).
     let mut changed_vectors = BTreeSet::new();
-    for file in changed
-        .iter()
-        .filter(|f| f.starts_with("vectors/") && f.ends_with(".json"))
-    {
+    for file in changed.iter().filter(|f| {
+        f.strip_prefix(VECTORS).is_some_and(|f| f.starts_with('/')) && f.ends_with(".json")
+    }) {
         let now = std::fs::read_to_string(root.join(file))
             .map(|t| definitions(file, &t))
             .unwrap_or_default();

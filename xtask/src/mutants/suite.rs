@@ -1,14 +1,20 @@
 //! Building a scratch copy and running its vector suite, within time limits.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use vvoc_harness::conformance::Conformance;
+use vvoc_harness::outcome::Outcome;
 
 use super::scratch::Scratch;
+use super::switch;
+use super::workspace::{PROFILE, RUNNER_BIN, RUNNER_PACKAGE, VECTORS};
 
 /// What a build or a suite run came to.
 #[derive(Clone, Debug)]
@@ -46,6 +52,29 @@ pub struct BuildFailure {
     pub log: String,
 }
 
+/// A compiler error: where it points, and the compiler's rendering.
+#[derive(Clone, Debug)]
+pub struct CompileError {
+    /// The places it points at, its primary ones first (none when it points nowhere).
+    pub spans: Vec<ErrorSpan>,
+    /// The message as the compiler prints it.
+    pub rendered: String,
+}
+
+/// A place a compiler error points at.
+#[derive(Clone, Debug)]
+pub struct ErrorSpan {
+    /// The workspace-relative file.
+    pub file: String,
+    /// The bytes of the file.
+    pub range: Range<usize>,
+    /// Whether it is where the error is (not a label on a cause).
+    pub primary: bool,
+}
+
+/// How much of a failed build's log stands for an error that points nowhere.
+const UNLOCATED_LOG_CHARS: usize = 4000;
+
 /// Builds the suite's runner (`conform`) in the copy with the `mutants` profile.
 pub fn build(scratch: &Scratch, limit: Duration) -> Result<Step<Result<String, BuildFailure>>> {
     let mut command = cargo_build(scratch, false);
@@ -56,18 +85,88 @@ pub fn build(scratch: &Scratch, limit: Duration) -> Result<Step<Result<String, B
     }
 }
 
+/// Builds like [`build`], reading the compiler's errors with the places they point at (none when
+/// the build succeeds).
+pub fn build_located(scratch: &Scratch, limit: Duration) -> Result<Step<Vec<CompileError>>> {
+    /// One line of `cargo build --message-format=json`.
+    #[derive(Deserialize)]
+    struct CargoMessage {
+        reason: String,
+        message: Option<Diagnostic>,
+    }
+    #[derive(Deserialize)]
+    struct Diagnostic {
+        level: String,
+        #[serde(default)]
+        rendered: Option<String>,
+        #[serde(default)]
+        spans: Vec<DiagnosticSpan>,
+    }
+    #[derive(Deserialize)]
+    struct DiagnosticSpan {
+        file_name: String,
+        byte_start: usize,
+        byte_end: usize,
+        #[serde(default)]
+        is_primary: bool,
+    }
+    let mut command = cargo_build(scratch, true);
+    let Step::Done((success, log)) = run_bounded(&mut command, limit)? else {
+        return Ok(Step::TimedOut);
+    };
+    if success {
+        return Ok(Step::Done(Vec::new()));
+    }
+    let mut errors = Vec::new();
+    for line in log.lines().filter(|l| l.starts_with('{')) {
+        let Ok(CargoMessage {
+            reason,
+            message: Some(diagnostic),
+        }) = serde_json::from_str::<CargoMessage>(line)
+        else {
+            continue;
+        };
+        if reason != "compiler-message" || diagnostic.level != "error" {
+            continue;
+        }
+        let mut spans: Vec<ErrorSpan> = diagnostic
+            .spans
+            .into_iter()
+            .map(|s| ErrorSpan {
+                file: s.file_name,
+                range: s.byte_start..s.byte_end,
+                primary: s.is_primary,
+            })
+            .collect();
+        spans.sort_by_key(|s| !s.primary);
+        errors.push(CompileError {
+            spans,
+            rendered: diagnostic.rendered.unwrap_or_default(),
+        });
+    }
+    if errors.is_empty() {
+        // A failure without a located error (a linker failure, say) blames no mutant in particular.
+        let skip = log.chars().count().saturating_sub(UNLOCATED_LOG_CHARS);
+        errors.push(CompileError {
+            spans: Vec::new(),
+            rendered: log.chars().skip(skip).collect(),
+        });
+    }
+    Ok(Step::Done(errors))
+}
+
 /// `cargo build` of the suite's runner in a copy, with its own target directory; `json` asks for
 /// the compiler's messages as JSON.
 fn cargo_build(scratch: &Scratch, json: bool) -> Command {
     let mut command = Command::new(env!("CARGO"));
     command
         .current_dir(&scratch.tree)
-        .args(["build", "--profile", "mutants", "--offline"]);
+        .args(["build", "--profile", PROFILE, "--offline"]);
     if json {
         command.arg("--message-format=json");
     }
     command
-        .args(["-p", "vvoc-harness", "--bin", "conform", "--target-dir"])
+        .args(["-p", RUNNER_PACKAGE, "--bin", RUNNER_BIN, "--target-dir"])
         .arg(&scratch.target)
         .env_remove("CARGO_TARGET_DIR")
         .env_remove("RUSTFLAGS");
@@ -87,10 +186,11 @@ pub fn run(
     mutant: Option<u32>,
     needed: Option<&[String]>,
 ) -> Result<Step<SuiteResult>> {
+    let run = |only| run_kind(scratch, report, limit, mutant, only);
     let Some(needed) = needed else {
-        return run_kind(scratch, report, limit, mutant, None);
+        return run(None);
     };
-    let Step::Done(vectors) = run_kind(scratch, report, limit, mutant, Some("vectors"))? else {
+    let Step::Done(vectors) = run(Some("vectors"))? else {
         return Ok(Step::TimedOut);
     };
     let caught = !vectors.failures.is_empty()
@@ -100,7 +200,7 @@ pub fn run(
     if caught {
         return Ok(Step::Done(vectors));
     }
-    let Step::Done(scenarios) = run_kind(scratch, report, limit, mutant, Some("scenarios"))? else {
+    let Step::Done(scenarios) = run(Some("scenarios"))? else {
         return Ok(Step::TimedOut);
     };
     let mut failures = vectors.failures;
@@ -119,19 +219,19 @@ fn run_kind(
     mutant: Option<u32>,
     only: Option<&str>,
 ) -> Result<Step<SuiteResult>> {
-    let conform = scratch.target.join("mutants").join("conform");
+    let conform = scratch.target.join(PROFILE).join(RUNNER_BIN);
     let _ = std::fs::remove_dir_all(report);
     let mut command = Command::new(&conform);
     command
         .current_dir(&scratch.tree)
-        .args(["run", "--vectors", "vectors", "--report"])
+        .args(["run", "--vectors", VECTORS, "--report"])
         .arg(report);
     if let Some(only) = only {
         command.args(["--only", only]);
     }
     match mutant {
-        Some(id) => command.env(super::switch::ENV, id.to_string()),
-        None => command.env_remove(super::switch::ENV),
+        Some(id) => command.env(switch::ENV, id.to_string()),
+        None => command.env_remove(switch::ENV),
     };
     match run_bounded(&mut command, limit)? {
         Step::TimedOut => Ok(Step::TimedOut),
@@ -147,46 +247,51 @@ fn run_kind(
 
 /// Reads the failing vectors and scenarios out of a `conformance.json`.
 pub fn parse_report(text: &str) -> Result<SuiteResult> {
-    // The report may hold lone surrogates (in paths), which serde_json refuses: read it with the
-    // contract's parser, then keep a lossy copy, which is all a report needs.
-    let report = vvoc_reference::Json::parse(text)
-        .map_err(|e| anyhow::anyhow!("the suite's report is not JSON: {e}"))?;
-    let report: Value = vvoc_harness::serde_bridge::to_serde_lossy(&report);
-    let results = report
-        .get("results")
-        .and_then(Value::as_array)
-        .context("the suite's report has no results")?;
-    // Scenarios, when the run had any, have their own section; their names are in "scenario".
-    let scenarios = report
-        .get("scenarios")
-        .and_then(|s| s.get("results"))
-        .and_then(Value::as_array)
-        .map_or(&[][..], Vec::as_slice);
-    let mut failures = BTreeMap::new();
-    let all = results
-        .iter()
-        .map(|r| ("vector", r))
-        .chain(scenarios.iter().map(|r| ("scenario", r)));
-    for (key, result) in all {
-        let field = |name: &str| result.get(name).cloned().unwrap_or(Value::Null);
-        if field("outcome").as_str() == Some("pass") {
-            continue;
-        }
-        let name = field(key).as_str().unwrap_or_default().to_owned();
-        let what = field("what").as_str().unwrap_or_default().to_owned();
-        failures.insert(
-            name,
-            Failure {
-                expected: field("expected"),
-                received: field("received"),
-                what,
-            },
-        );
-    }
+    let report = Conformance::read(text).map_err(anyhow::Error::msg)?;
+    let vectors = report.results.iter().map(|r| {
+        let failure = r
+            .detail
+            .as_ref()
+            .map(|d| Failure::new(&d.what, &d.expected, &d.received));
+        (r.outcome, &r.vector, failure)
+    });
+    let scenario_results = report.scenarios.as_ref().map_or(&[][..], |s| &s.results);
+    let scenarios = scenario_results.iter().map(|r| {
+        let failure = r
+            .detail
+            .as_ref()
+            .map(|d| Failure::new(&d.what, &d.expected, &d.received));
+        (r.outcome, &r.scenario, failure)
+    });
+    let failures = vectors
+        .chain(scenarios)
+        .filter(|(outcome, _, _)| *outcome != Outcome::Pass)
+        .map(|(_, name, failure)| (name.clone(), failure.unwrap_or_else(Failure::unexplained)))
+        .collect();
     Ok(SuiteResult {
         failures,
-        vectors: results.len() + scenarios.len(),
+        vectors: report.results.len() + scenario_results.len(),
     })
+}
+
+impl Failure {
+    /// A failure as the report details it.
+    fn new(what: &str, expected: &impl Serialize, received: &impl Serialize) -> Failure {
+        Failure {
+            expected: serde_json::to_value(expected).unwrap_or_default(),
+            received: serde_json::to_value(received).unwrap_or_default(),
+            what: what.to_owned(),
+        }
+    }
+
+    /// A failure the report says nothing more about.
+    fn unexplained() -> Failure {
+        Failure {
+            expected: Value::Null,
+            received: Value::Null,
+            what: String::new(),
+        }
+    }
 }
 
 /// Runs a command with its output captured, killing it after `limit`; whether it succeeded
@@ -225,62 +330,4 @@ fn run_bounded(command: &mut Command, limit: Duration) -> Result<Step<(bool, Str
         Some(status) => Step::Done((status.success(), text)),
         None => Step::TimedOut,
     })
-}
-
-/// A located compiler error: the file, the byte range, and the compiler's rendering.
-pub type CompileError = (String, usize, usize, String);
-
-/// Builds like [`build`], reading the compiler's errors: each as the file and byte range it
-/// points at (empty when the build succeeds).
-pub fn build_json(scratch: &Scratch, limit: Duration) -> Result<Step<Vec<CompileError>>> {
-    let mut command = cargo_build(scratch, true);
-    let Step::Done((success, log)) = run_bounded(&mut command, limit)? else {
-        return Ok(Step::TimedOut);
-    };
-    if success {
-        return Ok(Step::Done(Vec::new()));
-    }
-    let mut errors = Vec::new();
-    for line in log.lines().filter(|l| l.starts_with('{')) {
-        let Ok(message) = serde_json::from_str::<Value>(line) else {
-            continue;
-        };
-        let diagnostic = &message["message"];
-        if message["reason"] != "compiler-message" || diagnostic["level"] != "error" {
-            continue;
-        }
-        let rendered = diagnostic["rendered"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned();
-        let spans = diagnostic["spans"]
-            .as_array()
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        for span in spans {
-            let file = span["file_name"].as_str().unwrap_or_default().to_owned();
-            let start = span["byte_start"].as_u64().unwrap_or(0) as usize;
-            let end = span["byte_end"].as_u64().unwrap_or(0) as usize;
-            errors.push((file, start, end, rendered.clone()));
-        }
-        if spans.is_empty() {
-            errors.push((String::new(), 0, 0, rendered));
-        }
-    }
-    if errors.is_empty() {
-        // A failure without a located error (a linker failure, say) blames no mutant in particular.
-        errors.push((
-            String::new(),
-            0,
-            0,
-            log.chars()
-                .rev()
-                .take(4000)
-                .collect::<String>()
-                .chars()
-                .rev()
-                .collect(),
-        ));
-    }
-    Ok(Step::Done(errors))
 }

@@ -1,15 +1,20 @@
 //! Mutant switching: many rows compiled into one build, each behind a run-time switch.
 //!
-//! A row's change is narrowed to the smallest Rust expression (or statement) that contains it,
-//! and that region becomes `{ if on(K) { <mutated> } else { <original> } }`. The suite then runs
-//! once per mutant with `VVOC_MUTANT=K`. Regions are found by a small lexical heuristic; a row
-//! whose region is not an expression simply fails to compile, is dropped from the switched
-//! build, and is rebuilt on its own instead.
+//! Each switched mutant has a [`Region`] (a node of the syntax tree around its change, see
+//! `region.rs`), which becomes `{ if on(K) { <mutated> } else { <original> } }`; the suite then
+//! runs once per mutant with `VVOC_MUTANT=K`. Regions are nodes, so two of them are nested or
+//! apart: mutants of the same node share one chain of switches, and a region inside another is
+//! switched inside the other's original branch.
+
+use std::ops::Range;
+
+use super::region::Region;
 
 /// The environment variable that selects the active mutant.
 pub const ENV: &str = "VVOC_MUTANT";
 
-/// The module injected into the mutated crate's `lib.rs`: `on(K)` is true for the active mutant.
+/// The module injected into the mutated crate's library root: `on(K)` is true for the active
+/// mutant.
 pub const MODULE: &str = r#"
 
 #[doc(hidden)]
@@ -22,446 +27,128 @@ pub mod __vvoc_mutant {
 }
 "#;
 
-/// Where a switched mutant sits in its file: the byte range of the original region, and the
-/// region's text with and without the mutation.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Region {
-    /// Start of the region in the original file.
-    pub start: usize,
-    /// End of the region in the original file.
-    pub end: usize,
-    /// The region's original text.
-    pub original: String,
-    /// The region's text with the row applied.
-    pub mutated: String,
+/// A file with its switches, and where each landed (for blaming compiler errors).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rendered {
+    /// The file's text.
+    pub text: String,
+    /// Each mutant's mutated branch.
+    pub branches: Vec<(u32, Range<usize>)>,
+    /// Each chain of switches as a whole, with its mutants.
+    pub chains: Vec<(Vec<u32>, Range<usize>)>,
 }
 
-/// The region of a row's change in `text`, where `find` occurs once; `None` when no region
-/// looks like an expression or statement.
-pub fn region(text: &str, find: &str, replace: &str) -> Option<Region> {
-    let at = text.find(find)?;
-    let strings = string_spans(text);
-    let prefix = common_prefix(find, replace);
-    let suffix = common_suffix(&find[prefix..], &replace[prefix..]);
-    let (mut start, mut end) = (at + prefix, at + find.len() - suffix);
-    // Surrounding whitespace is not part of the change.
-    while start < end && text[start..].starts_with(char::is_whitespace) {
-        start += text[start..].chars().next().map_or(1, char::len_utf8);
-    }
-    while end > start && text[..end].ends_with(char::is_whitespace) {
-        end -= text[..end].chars().next_back().map_or(1, char::len_utf8);
-    }
-    for _ in 0..64 {
-        (start, end) = widen_to_tokens(text, &strings, start, end);
-        (start, end) = balance(text, &strings, start, end);
-        (start, end) = widen_to_tokens(text, &strings, start, end);
-        let mutated_fits = || {
-            let (changed_start, changed_end) = (at + prefix, at + find.len() - suffix);
-            let head = text.get(start..changed_start).unwrap_or_default();
-            let tail = text.get(changed_end..end).unwrap_or_default();
-            let middle = &replace[prefix..replace.len() - suffix];
-            let mutated = format!("{head}{middle}{tail}");
-            balanced(&mutated) && !top_level_comma(&mutated)
-        };
-        if end > start
-            && balanced(&text[start..end])
-            && !top_level_comma(&text[start..end])
-            && fits(text, start, end)
-            && mutated_fits()
-        {
-            // The region holds the change (or, when only whitespace around it was dropped, the
-            // change without that whitespace).
-            let (changed_start, changed_end) = (at + prefix, at + find.len() - suffix);
-            let middle = &replace[prefix..replace.len() - suffix];
-            let head = text.get(start..changed_start).unwrap_or_default();
-            let tail = text.get(changed_end..end).unwrap_or_default();
-            let middle = if start > changed_start || end < changed_end {
-                middle.trim()
-            } else {
-                middle
-            };
-            return Some(Region {
-                start,
-                end,
-                original: text[start..end].to_owned(),
-                mutated: format!("{head}{middle}{tail}"),
-            });
+impl Rendered {
+    /// The mutants to blame for a compiler error at `error`: those whose mutated branch it
+    /// touches, else those of the innermost chain holding it; `None` when it lies outside
+    /// every switch.
+    pub fn blame(&self, error: &Range<usize>) -> Option<Vec<u32>> {
+        let touches =
+            |r: &Range<usize>| r.start < error.end.max(error.start + 1) && error.start < r.end;
+        let hits: Vec<u32> = self
+            .branches
+            .iter()
+            .filter(|(_, r)| touches(r))
+            .map(|(id, _)| *id)
+            .collect();
+        if !hits.is_empty() {
+            return Some(hits);
         }
-        (start, end) = enclosing_group(text, &strings, start, end)?;
+        self.chains
+            .iter()
+            .filter(|(_, r)| r.start <= error.start && error.end <= r.end)
+            .min_by_key(|(_, r)| r.len())
+            .map(|(ids, _)| ids.clone())
     }
-    None
 }
 
-/// `text` with every region wrapped in its switch. Regions must not overlap, except that
-/// mutants of exactly the same region share one chain of switches.
-pub fn apply(text: &str, regions: &[(u32, &Region)]) -> String {
-    let mut out = text.to_owned();
-    for (start, end, switches) in chains(regions).into_iter().rev() {
-        out.replace_range(start..end, &wrap(&text[start..end], &switches));
+/// `text` with every region switched. Regions must be nested or apart (the caller sets aside
+/// one that overlaps another partly); mutants of exactly the same region share a chain.
+pub fn render(text: &str, regions: &[(u32, &Region)]) -> Rendered {
+    let mut chains: Vec<Chain<'_>> = Vec::new();
+    let mut sorted: Vec<&(u32, &Region)> = regions.iter().collect();
+    sorted.sort_by_key(|(id, r)| (r.start, std::cmp::Reverse(r.end), *id));
+    for (id, region) in sorted {
+        match chains.last_mut() {
+            Some(chain) if (chain.start, chain.end) == (region.start, region.end) => {
+                chain.switches.push((*id, &region.mutated));
+            }
+            _ => chains.push(Chain {
+                start: region.start,
+                end: region.end,
+                switches: vec![(*id, &region.mutated)],
+            }),
+        }
     }
+    let mut out = Rendered::default();
+    render_range(text, 0..text.len(), &chains, &mut out);
     out
 }
 
-/// Mutants sharing one range of a file: the range, and each mutant's id with its mutated text.
-pub type Chain = (usize, usize, Vec<(u32, String)>);
-
-/// The regions grouped by exact range, in file order.
-pub fn chains(regions: &[(u32, &Region)]) -> Vec<Chain> {
-    let mut grouped: std::collections::BTreeMap<(usize, usize), Vec<(u32, String)>> =
-        std::collections::BTreeMap::new();
-    for (id, r) in regions {
-        grouped
-            .entry((r.start, r.end))
-            .or_default()
-            .push((*id, r.mutated.clone()));
-    }
-    grouped
-        .into_iter()
-        .map(|((start, end), switches)| (start, end, switches))
-        .collect()
-}
-
-/// `{ if on(A) { a } else if on(B) { b } else { original } }`.
-pub fn wrap(original: &str, switches: &[(u32, String)]) -> String {
-    let mut out = String::from("{ ");
-    for (id, mutated) in switches {
-        out.push_str(&format!(
-            "if crate::__vvoc_mutant::on({id}) {{ {mutated} }} else "
-        ));
-    }
-    out.push_str(&format!("{{ {original} }} }}"));
-    out
-}
-
-fn common_prefix(a: &str, b: &str) -> usize {
-    a.char_indices()
-        .zip(b.chars())
-        .find(|((_, x), y)| x != y)
-        .map_or(a.len().min(b.len()), |((i, _), _)| i)
-}
-
-fn common_suffix(a: &str, b: &str) -> usize {
-    let n = a
-        .chars()
-        .rev()
-        .zip(b.chars().rev())
-        .take_while(|(x, y)| x == y)
-        .map(|(x, _)| x.len_utf8())
-        .sum::<usize>();
-    n.min(a.len()).min(b.len())
-}
-
-fn is_word(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
-}
-
-/// Widens a range to whole words, `::` paths, string literals, a call's arguments and a
-/// leading `&`.
-fn widen_to_tokens(
-    text: &str,
-    strings: &[(usize, usize)],
-    mut start: usize,
-    mut end: usize,
-) -> (usize, usize) {
-    loop {
-        let before = (start, end);
-        for &(s, e) in strings {
-            if (s < start && start < e) || (s < end && end < e) {
-                start = start.min(s);
-                end = end.max(e);
-            }
-        }
-        while let Some(c) = text[..start].chars().next_back() {
-            if is_word(c) {
-                start -= c.len_utf8();
-            } else if text[..start].ends_with("::") {
-                start -= 2;
-            } else {
-                break;
-            }
-        }
-        while let Some(c) = text[end..].chars().next() {
-            if is_word(c) {
-                end += c.len_utf8();
-            } else if text[end..].starts_with("::") {
-                end += 2;
-            } else {
-                break;
-            }
-        }
-        // A call or macro: take its arguments along (`Node::array(...)`, `vec![...]`).
-        if end > start {
-            let rest = &text[end..];
-            let open = if rest.starts_with("![") || rest.starts_with("!(") {
-                Some(end + 1)
-            } else if rest.starts_with('(') || rest.starts_with('[') {
-                Some(end)
-            } else {
-                None
-            };
-            if let Some(open) =
-                open.filter(|_| text[..end].chars().next_back().is_some_and(is_word))
-            {
-                if let Some(close) = matching(text, strings, open) {
-                    end = close + 1;
-                }
-            }
-        }
-        if text[..start].ends_with('&') {
-            start -= 1;
-        }
-        if (start, end) == before {
-            return (start, end);
-        }
-    }
-}
-
-/// The smallest range around `start..end` whose brackets are balanced: an opener inside takes
-/// its closer along, a closer inside takes its opener along.
-fn balance(
-    text: &str,
-    strings: &[(usize, usize)],
-    mut start: usize,
-    mut end: usize,
-) -> (usize, usize) {
-    let in_string = |i: usize| strings.iter().any(|&(s, e)| s <= i && i < e);
-    loop {
-        let mut open: Vec<usize> = Vec::new();
-        let mut stray_close = None;
-        for (i, c) in text[start..end].char_indices() {
-            let i = i + start;
-            if in_string(i) {
-                continue;
-            }
-            match c {
-                '(' | '[' | '{' => open.push(i),
-                ')' | ']' | '}' => {
-                    let unmatched = open.pop().is_none();
-                    if unmatched {
-                        stray_close = stray_close.or(Some(i));
-                    }
-                }
-                _ => {}
-            }
-        }
-        if let Some(close) = open.first().and_then(|&o| matching(text, strings, o)) {
-            end = end.max(close + 1);
-            continue;
-        }
-        if let Some(close) = stray_close {
-            // The opener of a stray closer lies before the range.
-            match (0..start).rev().find(|&o| {
-                !in_string(o)
-                    && matches!(text.as_bytes()[o], b'(' | b'[' | b'{')
-                    && matching(text, strings, o) == Some(close)
-            }) {
-                Some(o) => {
-                    start = o;
-                    continue;
-                }
-                None => return (start, end),
-            }
-        }
-        return (start, end);
-    }
-}
-
-/// Whether the region sits where an expression or a statement may stand.
-fn fits(text: &str, start: usize, end: usize) -> bool {
-    let prev = text[..start].trim_end().chars().next_back();
-    let next = text[end..].trim_start().chars().next();
-    let region = text[start..end].trim_end();
-    let statement =
-        (region.ends_with(';') || region.ends_with('}')) && matches!(prev, Some(';' | '{' | '}'));
-    let before = text[..start].trim_end();
-    let keyword = before
-        .rsplit(|c: char| !is_word(c))
-        .next()
-        .unwrap_or_default();
-    // After `if`, `while` or `match` an expression may also be followed by its block (or, for a
-    // match guard, by `=>`).
-    let condition = matches!(keyword, "if" | "while" | "match") && matches!(next, Some('{' | '='));
-    let expression = (matches!(prev, Some('(' | '[' | '{' | ',' | '=' | ':' | '>'))
-        || matches!(keyword, "return" | "in"))
-        && !before.ends_with("::")
-        && !before.ends_with("->")
-        && matches!(next, Some(')' | ']' | '}' | ',' | ';' | '.'));
-    statement || expression || condition
-}
-
-/// Whether a text has a comma outside brackets and strings (a list, not one expression).
-fn top_level_comma(region: &str) -> bool {
-    outside_strings(region).any(|(depth, c)| c == ',' && depth == 0)
-}
-
-/// Whether every bracket of a text outside its strings is closed, and never closed too early.
-fn balanced(region: &str) -> bool {
-    let mut last = 0;
-    for (depth, _) in outside_strings(region) {
-        if depth < 0 {
-            return false;
-        }
-        last = depth;
-    }
-    last == 0 && !ends_in_a_string(region)
-}
-
-/// The characters of a text outside string literals, each with the bracket depth after it.
-fn outside_strings(region: &str) -> impl Iterator<Item = (i32, char)> + '_ {
-    let (mut depth, mut in_string, mut escaped) = (0i32, false, false);
-    region.chars().filter_map(move |c| {
-        if in_string {
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
-            return None;
-        }
-        match c {
-            '"' => in_string = true,
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            _ => {}
-        }
-        Some((depth, c))
-    })
-}
-
-/// Whether a text ends inside a string literal.
-fn ends_in_a_string(region: &str) -> bool {
-    let (mut in_string, mut escaped) = (false, false);
-    for c in region.chars() {
-        match (in_string, escaped, c) {
-            (true, true, _) => escaped = false,
-            (true, false, '\\') => escaped = true,
-            (_, false, '"') => in_string = !in_string,
-            _ => {}
-        }
-    }
-    in_string
-}
-
-/// The innermost bracket group strictly around the range, brackets included.
-fn enclosing_group(
-    text: &str,
-    strings: &[(usize, usize)],
+/// Mutants sharing one region, in file order (outer before inner).
+struct Chain<'a> {
     start: usize,
     end: usize,
-) -> Option<(usize, usize)> {
-    let in_string = |i: usize| strings.iter().any(|&(s, e)| s <= i && i < e);
-    let mut depth = 0i32;
-    let mut open = None;
-    for (i, c) in text[..start].char_indices().rev() {
-        if in_string(i) {
-            continue;
-        }
-        match c {
-            ')' | ']' | '}' => depth += 1,
-            '(' | '[' | '{' if depth == 0 => {
-                open = Some(i);
-                break;
-            }
-            '(' | '[' | '{' => depth -= 1,
-            _ => {}
-        }
-    }
-    let open = open?;
-    let close = matching(text, strings, open)?;
-    (close >= end.saturating_sub(1)).then_some((open, close + 1))
+    switches: Vec<(u32, &'a str)>,
 }
 
-/// The index of the bracket closing the one at `open`.
-fn matching(text: &str, strings: &[(usize, usize)], open: usize) -> Option<usize> {
-    let in_string = |i: usize| strings.iter().any(|&(s, e)| s <= i && i < e);
-    let mut depth = 0i32;
-    for (i, c) in text[open..].char_indices() {
-        let i = i + open;
-        if in_string(i) {
-            continue;
-        }
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
-/// The byte ranges of the string literals of a Rust file (quotes included), comments skipped.
-fn string_spans(text: &str) -> Vec<(usize, usize)> {
-    let bytes = text.as_bytes();
-    let mut spans = Vec::new();
+/// `{ if on(A) { a } else if on(B) { b } else { original } }` for each chain in `range`, the
+/// chains nested in one rendered inside its original branch.
+fn render_range(text: &str, range: Range<usize>, chains: &[Chain<'_>], out: &mut Rendered) {
+    let mut at = range.start;
     let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'\''
-                if bytes.get(i + 2) == Some(&b'\'')
-                    || (bytes.get(i + 1) == Some(&b'\\') && bytes.get(i + 3) == Some(&b'\'')) =>
-            {
-                // A character literal such as 'x' or '\n' (a lifetime has no closing quote).
-                i += if bytes[i + 1] == b'\\' { 4 } else { 3 };
-                continue;
-            }
-            b'r' if bytes.get(i + 1) == Some(&b'#')
-                || (bytes.get(i + 1) == Some(&b'"')
-                    && (i == 0 || !is_word(bytes[i - 1] as char))) =>
-            {
-                let start = i;
-                let mut hashes = 0;
-                i += 1;
-                while bytes.get(i) == Some(&b'#') {
-                    hashes += 1;
-                    i += 1;
-                }
-                if bytes.get(i) != Some(&b'"') {
-                    continue;
-                }
-                let closing = format!("\"{}", "#".repeat(hashes));
-                match text[i + 1..].find(&closing) {
-                    Some(n) => {
-                        i = i + 1 + n + closing.len();
-                        spans.push((start, i));
-                    }
-                    None => return spans,
-                }
-                continue;
-            }
-            b'"' => {
-                let start = i;
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-                spans.push((start, i.min(bytes.len())));
-                continue;
-            }
-            _ => {}
+    while let Some(chain) = chains.get(i) {
+        let nested = chains[i + 1..]
+            .iter()
+            .take_while(|c| c.start < chain.end)
+            .count();
+        out.text.push_str(&text[at..chain.start]);
+        let chain_start = out.text.len();
+        out.text.push_str("{ ");
+        for (id, mutated) in &chain.switches {
+            out.text
+                .push_str(&format!("if crate::__vvoc_mutant::on({id}) {{ "));
+            let branch = out.text.len();
+            out.text.push_str(mutated);
+            out.branches.push((*id, branch..out.text.len()));
+            out.text.push_str(" } else ");
         }
-        i += 1;
+        out.text.push_str("{ ");
+        render_range(
+            text,
+            chain.start..chain.end,
+            &chains[i + 1..i + 1 + nested],
+            out,
+        );
+        out.text.push_str(" } }");
+        let ids = chain.switches.iter().map(|(id, _)| *id).collect();
+        out.chains.push((ids, chain_start..out.text.len()));
+        at = chain.end;
+        i += 1 + nested;
     }
-    spans
+    out.text.push_str(&text[at..range.end]);
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::region::Source;
     use super::*;
 
+    /// The fragment with the row switched as mutant 7, or `None` when it has no region. The
+    /// fragment is read inside a function, as statements or as the elements of an array.
     fn wrapped(text: &str, find: &str, replace: &str) -> Option<String> {
-        region(text, find, replace).map(|r| apply(text, &[(7, &r)]))
+        let (source, head, tail) = parsed(text)?;
+        let region = source.regions(find, replace).into_iter().next()?;
+        let file = render(&format!("{head}{text}{tail}"), &[(7, &region)]).text;
+        Some(file[head.len()..file.len() - tail.len()].to_owned())
+    }
+
+    fn parsed(text: &str) -> Option<(Source, &'static str, &'static str)> {
+        [("fn __f() {\n", "\n}\n"), ("fn __f() { [\n", "\n]; }\n")]
+            .into_iter()
+            .find_map(|(head, tail)| {
+                Source::parse(format!("{head}{text}{tail}")).map(|s| (s, head, tail))
+            })
     }
 
     #[test]
@@ -519,10 +206,12 @@ mod tests {
     #[test]
     fn mutants_of_the_same_region_share_a_chain() {
         let text = "f(ID);";
-        let a = region(text, "f(ID)", "f(NONBLANK)").expect("a region");
-        let b = region(text, "f(ID)", "f(RAW)").expect("a region");
+        let (source, head, tail) = parsed(text).expect("Rust");
+        let a = source.regions("f(ID)", "f(NONBLANK)").remove(0);
+        let b = source.regions("f(ID)", "f(RAW)").remove(0);
+        let file = render(&format!("{head}{text}{tail}"), &[(1, &a), (2, &b)]).text;
         assert_eq!(
-            apply(text, &[(1, &a), (2, &b)]),
+            &file[head.len()..file.len() - tail.len()],
             "f({ if crate::__vvoc_mutant::on(1) { NONBLANK } else if crate::__vvoc_mutant::on(2) { RAW } else { ID } });"
         );
     }
@@ -575,6 +264,40 @@ mod tests {
                 "String::from({ if crate::__vvoc_mutant::on(7) { \"must be >= 2\" } else { \"must be >= 1\" } })"
             ),
             "{got}"
+        );
+    }
+
+    #[test]
+    fn a_region_inside_another_is_switched_in_its_original_branch() {
+        let region = |start: usize, end: usize, mutated: &str| Region {
+            start,
+            end,
+            original: String::new(),
+            mutated: mutated.to_owned(),
+        };
+        let text = "f(g(1), 2);";
+        let outer = region(0, 10, "f(g(1), 3)");
+        let inner = region(4, 5, "7");
+        let rendered = render(text, &[(1, &outer), (2, &inner)]);
+        assert_eq!(
+            rendered.text,
+            "{ if crate::__vvoc_mutant::on(1) { f(g(1), 3) } else { f(g({ if crate::__vvoc_mutant::on(2) { 7 } else { 1 } }), 2) } };"
+        );
+        let at = |needle: &str| {
+            let start = rendered.text.find(needle).expect("in the text");
+            start..start + needle.len()
+        };
+        assert_eq!(rendered.blame(&at("f(g(1), 3)")), Some(vec![1]));
+        assert_eq!(rendered.blame(&at("7")), Some(vec![2]));
+        assert_eq!(
+            rendered.blame(&at("{ 1 }")),
+            Some(vec![2]),
+            "the innermost chain"
+        );
+        assert_eq!(rendered.blame(&at(", 2)")), Some(vec![1]));
+        assert_eq!(
+            rendered.blame(&(rendered.text.len() - 1..rendered.text.len())),
+            None
         );
     }
 }
