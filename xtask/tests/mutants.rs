@@ -85,6 +85,11 @@ fn report(root: &Path) -> Value {
 
 /// Each row id with its outcome.
 fn outcomes(report: &Value) -> BTreeMap<String, String> {
+    by_id(report, "outcome")
+}
+
+/// Each row id with one of its members (a string).
+fn by_id(report: &Value, member: &str) -> BTreeMap<String, String> {
     report["rows"]
         .as_array()
         .expect("rows")
@@ -92,7 +97,7 @@ fn outcomes(report: &Value) -> BTreeMap<String, String> {
         .map(|r| {
             (
                 r["id"].as_str().unwrap_or_default().to_owned(),
-                r["outcome"].as_str().unwrap_or_default().to_owned(),
+                r[member].as_str().unwrap_or_default().to_owned(),
             )
         })
         .collect()
@@ -124,17 +129,7 @@ fn every_outcome_is_classified_and_the_tree_is_untouched() {
         .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
         .collect();
     assert_eq!(outcomes(&report(dir.path())), expected);
-    let modes: BTreeMap<String, String> = report(dir.path())["rows"]
-        .as_array()
-        .expect("rows")
-        .iter()
-        .map(|r| {
-            (
-                r["id"].as_str().unwrap_or_default().to_owned(),
-                r["mode"].as_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect();
+    let modes = by_id(&report(dir.path()), "mode");
     assert_eq!(
         modes["sign negative: bound shifted"], "switched",
         "{modes:?}"
