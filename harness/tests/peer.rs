@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use vvoc_harness::default_vectors_dir;
+use vvoc_harness::{Outcome, default_vectors_dir};
 
 const CONFORM: &str = env!("CARGO_BIN_EXE_conform");
 const FAKE: &str = env!("CARGO_BIN_EXE_fake-peer");
@@ -75,26 +75,95 @@ fn text(output: &Output) -> String {
     )
 }
 
-/// The number in the summary's `total` row under the column `outcome`.
+/// The number in the vector summary's `total` row under the column `outcome`; fails the test
+/// when the summary cannot say (see [`read_total`]).
 fn total(output: &Output, outcome: &str) -> usize {
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let mut lines = stdout.lines();
-    let header: Vec<&str> = lines
+    let read = read_total(&String::from_utf8_lossy(&output.stdout), outcome);
+    assert!(
+        read.is_ok(),
+        "{}:\n{}",
+        read.as_ref().err().map_or("", String::as_str),
+        text(output)
+    );
+    read.unwrap_or_default()
+}
+
+/// The number in the `total` row of the vector summary (the table under `tool vectors ...`)
+/// under the column `outcome`. The table leaves out the column of an outcome no vector had, so
+/// such a column reads 0; a missing table, `total` row or other column, or a cell that is no
+/// number, is an error.
+fn read_total(stdout: &str, outcome: &str) -> Result<usize, String> {
+    let words = |line: &str| {
+        line.split_whitespace()
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    let mut lines = stdout
+        .lines()
+        .skip_while(|l| words(l).get(..2) != Some(&["tool".to_owned(), "vectors".to_owned()][..]));
+    let header = lines
         .next()
-        .unwrap_or_default()
-        .split_whitespace()
-        .collect();
-    let row: Vec<&str> = lines
-        .find(|l| l.starts_with("total"))
-        .unwrap_or_default()
-        .split_whitespace()
-        .collect();
-    header
-        .iter()
-        .position(|h| *h == outcome)
-        .and_then(|i| row.get(i))
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0)
+        .map(words)
+        .ok_or("the output has no vector summary (no `tool vectors ...` header)")?;
+    let row = lines
+        .take_while(|l| !l.starts_with("tool "))
+        .map(words)
+        .find(|row| row.first().is_some_and(|w| w == "total"))
+        .ok_or("the vector summary has no `total` row")?;
+    let Some(column) = header.iter().position(|h| h == outcome) else {
+        let omitted = Outcome::ALL
+            .iter()
+            .any(|o| *o != Outcome::Pass && o.as_str() == outcome);
+        return match omitted {
+            true => Ok(0),
+            false => Err(format!(
+                "the vector summary has no column {outcome:?} (only outcome columns other than \
+                 `pass` are left out, when no vector had them)"
+            )),
+        };
+    };
+    row.get(column)
+        .and_then(|cell| cell.parse().ok())
+        .ok_or_else(|| format!("the `total` row has no number under {outcome:?}"))
+}
+
+#[test]
+fn the_summary_reader_fails_when_what_it_reads_is_missing() {
+    let table = "tool                 vectors     pass     fail\n\
+                 web_search                 2        1        1\n\
+                 total                      2        1        1\n";
+    assert_eq!(read_total(table, "vectors"), Ok(2));
+    assert_eq!(read_total(table, "fail"), Ok(1));
+    assert_eq!(
+        read_total(table, "timeout"),
+        Ok(0),
+        "an omitted outcome column"
+    );
+    for (stdout, outcome, error) in [
+        ("", "pass", "no vector summary"),
+        (
+            "error: the peer is unusable\n",
+            "vectors",
+            "no vector summary",
+        ),
+        (
+            "tool                 vectors     pass\nweb_search                 2        2\n",
+            "pass",
+            "no `total` row",
+        ),
+        (table, "passes", "no column \"passes\""),
+        (
+            "tool                 vectors     pass\ntotal                      2\n",
+            "pass",
+            "no number under \"pass\"",
+        ),
+    ] {
+        let read = read_total(stdout, outcome);
+        assert!(
+            read.as_ref().is_err_and(|e| e.contains(error)),
+            "{stdout:?} at {outcome:?}: {read:?}"
+        );
+    }
 }
 
 #[test]
