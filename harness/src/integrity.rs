@@ -3,8 +3,8 @@
 //! Each check takes the catalog entries and vectors as parameters, so that a test can show it
 //! failing on a broken copy. Each returns the problems it found, one sentence each.
 
-use vvoc_reference::catalog::{Tool, ToolSpec};
 use vvoc_reference::catalog::vocabulary;
+use vvoc_reference::catalog::{Tool, ToolSpec};
 use vvoc_reference::{Json, Verdict};
 
 use crate::vectors::Vector;

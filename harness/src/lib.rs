@@ -1,9 +1,11 @@
 //! The vvoc conformance harness: loads the contract vectors, runs them against the in-process
 //! reference or a peer process, compares at a chosen level, and reports.
 
+pub mod builtin;
 pub mod child;
 pub mod compare;
 pub mod conformance;
+pub mod digest;
 pub mod integrity;
 pub mod json_ser;
 pub mod junit;
@@ -33,6 +35,7 @@ pub mod scenarios;
 pub mod scratch;
 pub mod serde_bridge;
 pub mod serve;
+pub mod sources;
 pub mod suite;
 pub mod tree;
 pub mod vectors;
@@ -43,7 +46,8 @@ pub use vectors::{LoadError, Vector};
 
 use std::path::PathBuf;
 
-/// The workspace's own `vectors/` folder.
+/// The workspace's own `vectors/` folder (where the built-in set is embedded from; for tests and
+/// tasks run inside the workspace).
 pub fn default_vectors_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("..")

@@ -1,5 +1,5 @@
-//! `conform lint`: every file of a folder checked against its JSON Schema (vector files, scenario
-//! files, mutation-row files).
+//! `conform lint`: every file of a folder (or of the built-in set) checked against its JSON Schema
+//! (vector files, scenario files, mutation-row files).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -8,7 +8,8 @@ use serde_json::Value;
 use vvoc_reference::Json;
 
 use crate::serde_bridge::to_serde_lossy;
-use crate::vectors::{LoadError, json_files};
+use crate::sources::{Source, SuiteFile};
+use crate::vectors::LoadError;
 
 /// One place where a file breaks its schema.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,8 +37,8 @@ impl fmt::Display for Violation {
 /// the folder cannot be checked at all.
 pub fn lint_folder(dir: &Path, schema: &Value) -> Result<(usize, Vec<Violation>), LoadError> {
     let validator = compile(dir, schema)?;
-    let files = json_files(dir)?;
-    let violations = check_files(&files, |_| Ok(&validator))?;
+    let files = Source::Folder(dir.to_owned()).files()?;
+    let violations = check_files(&files, |_| Ok(&validator));
     Ok((files.len(), violations))
 }
 
@@ -55,9 +56,18 @@ pub struct SuiteLint {
 /// Checks every file of a vectors folder: a file with `scenarios` against the scenario-file schema,
 /// any other against the vector-file schema; a file with both is a violation of its own.
 pub fn lint_vectors_folder(dir: &Path) -> Result<SuiteLint, LoadError> {
-    let vectors = compile(dir, &crate::meta_schema::vector_file())?;
-    let scenarios = compile(dir, &crate::meta_schema::scenario_file())?;
-    let files = json_files(dir)?;
+    lint_source(&Source::Folder(dir.to_owned()))
+}
+
+/// Checks every file of a source (the built-in set, or a folder) like [`lint_vectors_folder`].
+pub fn lint_source(source: &Source) -> Result<SuiteLint, LoadError> {
+    let dir = match source {
+        Source::Builtin => PathBuf::from(crate::builtin::PREFIX),
+        Source::Folder(dir) => dir.clone(),
+    };
+    let vectors = compile(&dir, &crate::meta_schema::vector_file())?;
+    let scenarios = compile(&dir, &crate::meta_schema::scenario_file())?;
+    let files = source.files()?;
     let mut counts = (0, 0);
     let violations = check_files(&files, |json| {
         let top = json.as_object();
@@ -73,7 +83,7 @@ pub fn lint_vectors_folder(dir: &Path) -> Result<SuiteLint, LoadError> {
                 Ok(&vectors)
             }
         }
-    })?;
+    });
     Ok(SuiteLint {
         vector_files: counts.0,
         scenario_files: counts.1,
@@ -90,16 +100,12 @@ fn compile(dir: &Path, schema: &Value) -> Result<jsonschema::Validator, LoadErro
 
 /// The violations of each file, against the validator `choose` picks for its content.
 fn check_files<'v>(
-    files: &[PathBuf],
+    files: &[SuiteFile],
     mut choose: impl FnMut(&Json) -> Result<&'v jsonschema::Validator, String>,
-) -> Result<Vec<Violation>, LoadError> {
+) -> Vec<Violation> {
     let mut violations = Vec::new();
-    for file in files {
-        let text = std::fs::read_to_string(file).map_err(|e| LoadError::Read {
-            file: file.clone(),
-            reason: e.to_string(),
-        })?;
-        let json = match Json::parse(&text) {
+    for SuiteFile { file, text, .. } in files {
+        let json = match Json::parse(text) {
             Ok(json) => json,
             Err(error) => {
                 violations.push(Violation {
@@ -133,5 +139,5 @@ fn check_files<'v>(
             });
         }
     }
-    Ok(violations)
+    violations
 }

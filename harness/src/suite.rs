@@ -1,5 +1,6 @@
-//! The suite: every vector and scenario of the vectors folders, read file by file in sorted path
-//! order; a file holds vectors or scenarios, and ids are unique per tool across both.
+//! The suite: every vector and scenario of its sources (the built-in set, vectors folders), read
+//! file by file in sorted path order; a file holds vectors or scenarios, and ids are unique per
+//! tool across both and across all sources.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -8,7 +9,8 @@ use vvoc_reference::{Json, Object, Tool};
 
 use crate::scenario_load::parse_scenario;
 use crate::scenarios::{Scenario, ScenarioProblem};
-use crate::vectors::{FileProblem, LoadError, Vector, VectorProblem, json_files, parse_vector};
+use crate::sources::{Source, SuiteFile};
+use crate::vectors::{FileProblem, LoadError, Vector, VectorProblem, parse_vector};
 
 /// Everything the vectors folders hold.
 #[derive(Clone, Debug, Default)]
@@ -32,21 +34,17 @@ struct First {
 
 /// Loads every vector and scenario of every folder, in folder order then sorted path order.
 pub fn load_suite(dirs: &[PathBuf]) -> Result<Suite, LoadError> {
+    let sources: Vec<Source> = dirs.iter().cloned().map(Source::Folder).collect();
+    load_sources(&sources)
+}
+
+/// Loads every vector and scenario of every source (the built-in set, folders), in source order
+/// then sorted path order.
+pub fn load_sources(sources: &[Source]) -> Result<Suite, LoadError> {
     let mut suite = Suite::default();
     let mut seen: HashMap<(Tool, String), First> = HashMap::new();
-    for dir in dirs {
-        for file in json_files(dir)? {
-            let text = std::fs::read_to_string(&file).map_err(|e| LoadError::Read {
-                file: file.clone(),
-                reason: e.to_string(),
-            })?;
-            let source = file
-                .strip_prefix(dir)
-                .unwrap_or(&file)
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy())
-                .collect::<Vec<_>>()
-                .join("/");
+    for set in sources {
+        for SuiteFile { file, source, text } in set.files()? {
             let part = parse_suite_file(&file, &text)?;
             suite.files.0 += part.files.0;
             suite.files.1 += part.files.1;

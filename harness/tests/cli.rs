@@ -95,6 +95,7 @@ fn run_exits_2_when_a_vector_fails() {
     .expect("written");
     let output = conform(&[
         "run",
+        "--no-builtin",
         "--vectors",
         dir.path().to_str().expect("a UTF-8 path"),
     ]);
@@ -144,6 +145,7 @@ fn list_prints_full_names_and_lint_names_a_bad_file() {
     std::fs::write(bad.path().join("bad.json"), r#"{"tool": "web_search"}"#).expect("written");
     let output = conform(&[
         "lint",
+        "--no-builtin",
         "--vectors",
         bad.path().to_str().expect("a UTF-8 path"),
     ]);

@@ -56,6 +56,7 @@ fn run_counts_scenarios_beside_vectors_and_leaves_no_scratch_directory() {
     let report = tempfile::tempdir().expect("a report folder");
     let args = [
         "run",
+        "--no-builtin",
         "--vectors",
         dir.path().to_str().expect("UTF-8"),
         "--scratch",
@@ -90,7 +91,7 @@ fn run_counts_scenarios_beside_vectors_and_leaves_no_scratch_directory() {
         "{md}"
     );
     // At a weaker level both texts are errors: the scenario passes at effect.
-    let output = conform(&[&args[..5], &["--level", "issues"]].concat(), None);
+    let output = conform(&[&args[..6], &["--level", "issues"]].concat(), None);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
 }
 
@@ -98,18 +99,45 @@ fn run_counts_scenarios_beside_vectors_and_leaves_no_scratch_directory() {
 fn filter_tool_and_known_failures_apply_to_scenarios() {
     let dir = folder(&[("create", CREATE), ("wrong", WRONG)]);
     let vectors = dir.path().to_str().expect("UTF-8");
-    let output = conform(&["run", "--vectors", vectors, "--filter", "create"], None);
+    let output = conform(
+        &[
+            "run",
+            "--no-builtin",
+            "--vectors",
+            vectors,
+            "--filter",
+            "create",
+        ],
+        None,
+    );
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     assert!(
         !text(&output).contains("vectors"),
         "only scenarios ran: {}",
         text(&output)
     );
-    let output = conform(&["run", "--vectors", vectors, "--tool", "web_search"], None);
+    let output = conform(
+        &[
+            "run",
+            "--no-builtin",
+            "--vectors",
+            vectors,
+            "--tool",
+            "web_search",
+        ],
+        None,
+    );
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     assert!(!text(&output).contains("scenarios"), "{}", text(&output));
     let output = conform(
-        &["run", "--vectors", vectors, "--filter", "nothing-at-all"],
+        &[
+            "run",
+            "--no-builtin",
+            "--vectors",
+            vectors,
+            "--filter",
+            "nothing-at-all",
+        ],
         None,
     );
     assert_eq!(output.status.code(), Some(1));
@@ -125,6 +153,7 @@ fn filter_tool_and_known_failures_apply_to_scenarios() {
     .expect("written");
     let known = [
         "run",
+        "--no-builtin",
         "--vectors",
         vectors,
         "--known-failures",
@@ -137,6 +166,7 @@ fn filter_tool_and_known_failures_apply_to_scenarios() {
     conform(
         &[
             "run",
+            "--no-builtin",
             "--vectors",
             vectors,
             "--write-known-failures",
@@ -159,12 +189,12 @@ fn filter_tool_and_known_failures_apply_to_scenarios() {
 fn list_shows_scenarios_and_lint_counts_them() {
     let dir = folder(&[("create", CREATE)]);
     let vectors = dir.path().to_str().expect("UTF-8");
-    let output = conform(&["list", "--vectors", vectors], None);
+    let output = conform(&["list", "--no-builtin", "--vectors", vectors], None);
     assert_eq!(
         String::from_utf8_lossy(&output.stdout),
         "str_replace_editor:create\nweb_search:plain\n"
     );
-    let output = conform(&["lint", "--vectors", vectors], None);
+    let output = conform(&["lint", "--no-builtin", "--vectors", vectors], None);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     assert!(
         text(&output).contains(

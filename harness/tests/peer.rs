@@ -37,6 +37,7 @@ fn run(dir: &Path, peer_args: &str, extra: &[&str]) -> Output {
     let peer = format!("{FAKE} {peer_args}");
     let mut args = vec![
         "run",
+        "--no-builtin",
         "--vectors",
         dir.to_str().expect("UTF-8"),
         "--peer",
@@ -367,6 +368,7 @@ fn a_peer_that_cannot_start_is_unusable() {
     let output = Command::new(CONFORM)
         .args([
             "run",
+            "--no-builtin",
             "--vectors",
             dir.path().to_str().expect("UTF-8"),
             "--peer",
@@ -615,6 +617,7 @@ fn what_a_peer_started_is_killed_with_it() {
     let output = Command::new(CONFORM)
         .args([
             "run",
+            "--no-builtin",
             "--vectors",
             dir.path().to_str().expect("UTF-8"),
             "--timeout-ms",

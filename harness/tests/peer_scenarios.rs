@@ -72,6 +72,7 @@ fn run(dir: &Path, peer: &str, scratch: &Path, extra: &[&str]) -> Output {
     let output = Command::new(CONFORM)
         .args([
             "run",
+            "--no-builtin",
             "--vectors",
             dir.to_str().expect("UTF-8"),
             "--peer",
@@ -305,7 +306,12 @@ fn an_interrupt_mid_scenario_leaves_no_directory_and_no_peer() {
     let scratch = tempfile::tempdir().expect("a scratch parent");
     let marker = format!("interrupt-marker-{}", std::process::id());
     let mut child = Command::new(CONFORM)
-        .args(["run", "--vectors", dir.path().to_str().expect("UTF-8")])
+        .args([
+            "run",
+            "--no-builtin",
+            "--vectors",
+            dir.path().to_str().expect("UTF-8"),
+        ])
         .args([
             "--peer",
             &format!("{FAKE} --marker {marker}"),

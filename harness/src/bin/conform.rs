@@ -6,12 +6,16 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context as _, Result, bail};
-use clap::{Args, Parser, Subcommand};
-use vvoc_harness::lint::{lint_folder, lint_vectors_folder};
+use clap::{Args, CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
+use vvoc_harness::Level;
+use vvoc_harness::builtin;
+use vvoc_harness::lint::{lint_folder, lint_source};
 use vvoc_harness::meta_schema;
+use vvoc_harness::scenarios::ScenarioProblem;
 use vvoc_harness::serve::serve;
-use vvoc_harness::suite::{Suite, load_suite};
-use vvoc_harness::{Level, default_vectors_dir};
+use vvoc_harness::sources::{Source, sources};
+use vvoc_harness::suite::{Suite, load_sources};
+use vvoc_harness::vectors::{LoadError, VectorProblem};
 use vvoc_reference::exec::{self, Outcome, Session, anchors};
 use vvoc_reference::{Json, Tool, Verdict, one_line, validate_json};
 
@@ -32,7 +36,10 @@ const UNUSABLE: u8 = 3;
     long_about = "Conformance runner for the vvoc agent tool input contracts 1.6.0.\n\n\
         Runs the accept and reject vectors (vectors/**/*.json) and the scenarios of the two editors \
         (vectors/<tool>/exec-*.json, run in scratch directories) against the in-process reference \
-        implementation, or against any implementation that speaks the JSON Lines peer protocol.\n\n\
+        implementation, or against any implementation that speaks the JSON Lines peer protocol. \
+        The vector and scenario files are built in (embedded when conform was built; --version \
+        names their digest), so it runs from any directory; --vectors DIR adds folders, \
+        --no-builtin leaves the built-in set out, and `conform vectors export DIR` writes it out.\n\n\
         Exit codes: 0 nothing failed; 1 usage or input error; 2 some vectors or scenarios failed \
         (or `check` refused its input, or `exec` returned an error); 3 the peer is unusable."
 )]
@@ -79,20 +86,42 @@ enum Command {
     /// Check the vector and scenario files (and mutation-row files) against their schemas and
     /// rules, running nothing.
     Lint(LintArgs),
+    /// The built-in vector and scenario files.
+    #[command(subcommand)]
+    Vectors(VectorsCommand),
+}
+
+#[derive(Subcommand, Debug)]
+enum VectorsCommand {
+    /// Write the built-in vector and scenario files into DIR, at their relative paths, byte for
+    /// byte (a file already there with other content stops the export, unless --force).
+    Export {
+        /// The folder (created if missing).
+        dir: PathBuf,
+        /// Overwrite files that are there with other content.
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 #[derive(Args, Debug)]
 struct VectorArgs {
-    /// A folder of vector files (repeatable; default: ./vectors).
+    /// A folder of vector and scenario files to add to the built-in set (repeatable; ids stay
+    /// unique per tool across all). A folder that holds exactly the built-in files (an export,
+    /// the repository's vectors/) stands for the built-in set.
     #[arg(long = "vectors", value_name = "DIR")]
     vectors: Vec<PathBuf>,
+    /// Leave the built-in set out: only the --vectors folders.
+    #[arg(long)]
+    no_builtin: bool,
 }
 
 #[derive(Args, Debug)]
 struct LintArgs {
     #[command(flatten)]
     vectors: VectorArgs,
-    /// A folder of mutation-row files (default: the `mutants` folder beside the vectors, if any).
+    /// A folder of mutation-row files (default: the `mutants` folder beside the first --vectors
+    /// folder, or else ./mutants, if there is one).
     #[arg(long = "mutants", value_name = "DIR")]
     mutants: Option<PathBuf>,
 }
@@ -159,7 +188,8 @@ mod run_command;
 
 fn main() -> ExitCode {
     vvoc_harness::child::kill_children_on_interrupt();
-    let cli = Cli::parse();
+    let matches = Cli::command().version(version()).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
     match execute(cli.command) {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
@@ -193,27 +223,55 @@ fn execute(command: Command) -> Result<u8> {
             Ok(OK)
         }
         Command::Lint(args) => lint(&args),
+        Command::Vectors(VectorsCommand::Export { dir, force }) => {
+            let done = builtin::export(&dir, force)?;
+            say!(
+                "{} files of the built-in vectors (sha256:{}) in {}: {} written, {} already there",
+                builtin::files().len(),
+                builtin::short_digest(),
+                dir.display(),
+                done.written,
+                done.unchanged
+            );
+            Ok(OK)
+        }
     }
 }
 
+/// What `conform --version` prints after the name: the program's version, the contract's, and
+/// the built-in vector set's digest.
+fn version() -> &'static str {
+    let text = format!(
+        "{} (contract {}, vectors sha256:{}, {} files)",
+        env!("CARGO_PKG_VERSION"),
+        vvoc_reference::catalog::CONTRACT_VERSION,
+        builtin::short_digest(),
+        builtin::files().len()
+    );
+    Box::leak(text.into_boxed_str())
+}
+
 fn lint(args: &LintArgs) -> Result<u8> {
-    let dirs = vector_dirs(&args.vectors);
+    let sources = vector_sources(&args.vectors)?;
     let mut violations = Vec::new();
-    for dir in &dirs {
-        let found = lint_vectors_folder(dir)?;
+    for source in &sources {
+        let found = lint_source(source)?;
         let scenarios = match found.scenario_files {
             0 => String::new(),
             n => format!(", {n} scenario files against the scenario-file schema"),
         };
         say!(
             "{}: {} vector files checked against the vector-file schema{scenarios}",
-            dir.display(),
+            source.name(),
             found.vector_files
         );
         violations.extend(found.violations);
     }
     let mutants = args.mutants.clone().or_else(|| {
-        let beside = dirs.first()?.parent().map(|p| p.join("mutants"))?;
+        let beside = match args.vectors.vectors.first() {
+            Some(dir) => dir.parent()?.join("mutants"),
+            None => PathBuf::from("mutants"),
+        };
         beside.is_dir().then_some(beside)
     });
     if let Some(dir) = &mutants {
@@ -230,7 +288,7 @@ fn lint(args: &LintArgs) -> Result<u8> {
         }
         bail!("{} schema violations", violations.len());
     }
-    let suite = load_suite(&dirs)?;
+    let suite = load_all(&args.vectors)?;
     let files: HashSet<&PathBuf> = suite.vectors.iter().map(|v| &v.file).collect();
     let scenario_files: HashSet<&PathBuf> = suite.scenarios.iter().map(|s| &s.file).collect();
     let scenarios = match scenario_files.len() {
@@ -303,22 +361,34 @@ fn write_out(text: &str) {
     }
 }
 
-/// The vectors and scenarios of the given folders.
+/// The vectors and scenarios of the built-in set and the given folders.
 fn load_all(args: &VectorArgs) -> Result<Suite> {
-    load_suite(&vector_dirs(args))
-        .context("cannot load the vectors (choose the folder with --vectors DIR)")
+    load_sources(&vector_sources(args)?).map_err(|error| {
+        let hint = match builtin_duplicate(&error) {
+            true => "\n(the built-in vectors are loaded too; --no-builtin runs only the --vectors folders)",
+            false => "",
+        };
+        anyhow::anyhow!("cannot load the vectors: {error}{hint}")
+    })
 }
 
-/// The given folders, or `./vectors` (else the workspace's own) when none is given.
-fn vector_dirs(args: &VectorArgs) -> Vec<PathBuf> {
-    if args.vectors.is_empty() {
-        let local = PathBuf::from("vectors");
-        vec![if local.is_dir() {
-            local
-        } else {
-            default_vectors_dir()
-        }]
-    } else {
-        args.vectors.clone()
+/// Whether the error is an id of a given folder that the built-in set already uses.
+fn builtin_duplicate(error: &LoadError) -> bool {
+    let builtin = |file: &PathBuf| file.starts_with(builtin::PREFIX);
+    matches!(error, LoadError::Vector {
+        problem: VectorProblem::DuplicateId { first_file, .. },
+        ..
+    } if builtin(first_file))
+        || matches!(error, LoadError::Scenario { problem, .. } if matches!(
+            problem.as_ref(),
+            ScenarioProblem::DuplicateId { first_file, .. } if builtin(first_file)
+        ))
+}
+
+/// The built-in set (unless --no-builtin) and the --vectors folders.
+fn vector_sources(args: &VectorArgs) -> Result<Vec<Source>> {
+    if args.no_builtin && args.vectors.is_empty() {
+        bail!("--no-builtin leaves no vectors: give the folders to run with --vectors DIR");
     }
+    Ok(sources(&args.vectors, !args.no_builtin))
 }
