@@ -6,12 +6,17 @@ use std::collections::VecDeque;
 use std::io::{BufRead as _, BufReader, Read, Write as _};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 /// How much of the peer's stderr is kept for reports.
 pub const STDERR_TAIL: usize = 4096;
+
+/// How long the tail waits, once the process is gone, for the last bytes of its stderr (what the
+/// process group wrote before it was killed is still in the pipe; something that escaped the
+/// group may hold the pipe open, so the wait is bounded).
+const STDERR_DRAIN: Duration = Duration::from_millis(250);
 
 /// The longest line the runner reads from a peer (16 MiB).
 pub const MAX_LINE: u64 = 16 * 1024 * 1024;
@@ -60,7 +65,16 @@ pub struct PeerProcess {
     child: Child,
     writer: Option<Sender<String>>,
     events: Receiver<Event>,
-    stderr: Arc<Mutex<VecDeque<u8>>>,
+    stderr: Arc<StderrTail>,
+}
+
+/// The last bytes of a peer's stderr, filled by its reader thread.
+#[derive(Debug, Default)]
+struct StderrTail {
+    /// The bytes, and whether the reader reached the end of the pipe.
+    state: Mutex<(VecDeque<u8>, bool)>,
+    /// Notified when the reader reaches the end.
+    ended: Condvar,
 }
 
 impl PeerProcess {
@@ -100,11 +114,22 @@ impl PeerProcess {
             .recv_timeout(deadline.saturating_duration_since(Instant::now()))
     }
 
-    /// The last bytes the peer wrote to stderr.
+    /// The last bytes the peer wrote to stderr. Call it once the process is gone (killed, or
+    /// closed): it waits a little for the reader to drain the pipe, so what the peer wrote just
+    /// before it exited is there.
     pub fn stderr_tail(&self) -> String {
-        self.stderr
-            .lock()
-            .map(|t| String::from_utf8_lossy(&t.iter().copied().collect::<Vec<u8>>()).into_owned())
+        let Ok(state) = self.stderr.state.lock() else {
+            return String::new();
+        };
+        let drained = self
+            .stderr
+            .ended
+            .wait_timeout_while(state, STDERR_DRAIN, |(_, ended)| !*ended)
+            .map(|(state, _)| state);
+        drained
+            .map(|state| {
+                String::from_utf8_lossy(&state.0.iter().copied().collect::<Vec<u8>>()).into_owned()
+            })
             .unwrap_or_default()
     }
 
@@ -139,7 +164,7 @@ impl PeerProcess {
 
     /// Closes the peer's stdin after what is queued, and gives it `grace` to exit before it is
     /// killed; whatever it started goes with it either way.
-    pub fn close(mut self, grace: Duration) {
+    pub fn close(&mut self, grace: Duration) {
         self.writer = None;
         match self.wait_until(Instant::now() + grace) {
             Some(_) => crate::child::reap(&self.child),
@@ -208,19 +233,25 @@ fn spawn_reader(stdout: impl Read + Send + 'static) -> Receiver<Event> {
     events
 }
 
-/// A thread that keeps the last [`STDERR_TAIL`] bytes of the peer's stderr.
-fn spawn_stderr(mut stderr: impl Read + Send + 'static) -> Arc<Mutex<VecDeque<u8>>> {
-    let tail = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL)));
+/// A thread that keeps the last [`STDERR_TAIL`] bytes of the peer's stderr, and says when the
+/// pipe has ended.
+fn spawn_stderr(mut stderr: impl Read + Send + 'static) -> Arc<StderrTail> {
+    let tail = Arc::new(StderrTail::default());
     let keep = Arc::clone(&tail);
     thread::spawn(move || {
         let mut buf = [0u8; 4096];
         while let Ok(n @ 1..) = stderr.read(&mut buf) {
-            if let Ok(mut tail) = keep.lock() {
-                tail.extend(&buf[..n]);
-                let excess = tail.len().saturating_sub(STDERR_TAIL);
-                tail.drain(..excess);
+            if let Ok(mut state) = keep.state.lock() {
+                let bytes = &mut state.0;
+                bytes.extend(&buf[..n]);
+                let excess = bytes.len().saturating_sub(STDERR_TAIL);
+                bytes.drain(..excess);
             }
         }
+        if let Ok(mut state) = keep.state.lock() {
+            state.1 = true;
+        }
+        keep.ended.notify_all();
     });
     tail
 }

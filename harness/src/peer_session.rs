@@ -210,8 +210,8 @@ impl<'p, 'o> PeerSession<'p, 'o> {
 
     /// Replaces the failed process with a new one, if the run's restart budget allows.
     pub fn restart(&mut self) -> Result<(), Unusable> {
-        self.peers.keep_stderr(&self.process);
         self.process.kill();
+        self.peers.keep_stderr(&self.process);
         self.peers.take_restart()?;
         // The first hello stands for the peer; a restarted process is the same program.
         let (process, _) = self.peers.spawn()?;
@@ -221,11 +221,11 @@ impl<'p, 'o> PeerSession<'p, 'o> {
         Ok(())
     }
 
-    /// Says bye, keeps the stderr tail, and gives the process a short grace period to exit.
-    pub fn finish(self) {
-        self.peers.keep_stderr(&self.process);
+    /// Says bye, gives the process a short grace period to exit, and keeps the stderr tail.
+    pub fn finish(mut self) {
         self.peers.send(&self.process, &ToPeer::Bye);
         self.process.close(GRACE);
+        self.peers.keep_stderr(&self.process);
     }
 
     /// Kills the process at once (the run gave up).
