@@ -156,3 +156,36 @@ fn list_prints_full_names_and_lint_names_a_bad_file() {
         stderr(&output)
     );
 }
+
+#[test]
+fn a_usage_error_exits_1_and_help_and_version_exit_0() {
+    for args in [
+        &["run", "--level", "bogus"][..],
+        &["run", "--no-such-option"],
+        &["no-such-command"],
+        &["check"],
+    ] {
+        let output = conform(args);
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains("error:"),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+    for args in [&["--help"][..], &["run", "--help"], &["--version"]] {
+        let output = conform(args);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(!stdout(&output).is_empty(), "{args:?}");
+    }
+}

@@ -188,8 +188,19 @@ mod run_command;
 
 fn main() -> ExitCode {
     vvoc_harness::child::kill_children_on_interrupt();
-    let matches = Cli::command().version(version()).get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    let parsed = Cli::command()
+        .version(version())
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
+        Ok(cli) => cli,
+        // Help and --version are printed to stdout and exit 0; a usage error exits 1 (not
+        // clap's 2, which means "some vectors failed" here).
+        Err(error) => {
+            let _ = error.print();
+            return ExitCode::from(if error.use_stderr() { USAGE } else { OK });
+        }
+    };
     match execute(cli.command) {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
