@@ -10,6 +10,7 @@
 //! vectors.
 
 pub mod baseline;
+pub mod change;
 pub mod coverage;
 pub mod execute;
 pub mod markdown;
@@ -28,6 +29,7 @@ pub mod suite;
 pub mod switch;
 pub mod switched;
 pub mod syntax;
+pub mod tokens;
 pub mod workspace;
 
 use std::path::{Path, PathBuf};

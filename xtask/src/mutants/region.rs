@@ -4,6 +4,7 @@
 
 use std::ops::Range;
 
+use super::change::Change;
 use super::syntax::{self, Kind, Node};
 
 /// A switchable place of a mutant in its file: the byte range of the original node, and the
@@ -48,7 +49,7 @@ impl Source {
             .nodes
             .iter()
             .filter(|n| {
-                n.kind == Kind::Block
+                matches!(n.kind, Kind::Block | Kind::Group)
                     && n.range.start < exact.range.start
                     && exact.range.end < n.range.end
             })
@@ -67,7 +68,12 @@ impl Source {
             exact
         };
         let block_start = block.range.start;
-        let Some(mutated_nodes) = syntax::block_nodes(&splice(text, &block.range, &change)) else {
+        let mutated_block = splice(text, &block.range, &change);
+        let mutated_nodes = match block.kind {
+            Kind::Group => syntax::group_nodes(&mutated_block),
+            Kind::Block | Kind::Expr | Kind::Stmt => syntax::block_nodes(&mutated_block),
+        };
+        let Some(mutated_nodes) = mutated_nodes else {
             return Vec::new();
         };
         let mutated_nodes: Vec<Node> = mutated_nodes
@@ -111,7 +117,7 @@ impl Source {
                             .iter()
                             .any(|n| n.kind == Kind::Stmt && n.range.end == end)
                 }
-                Kind::Expr | Kind::Block => mutated_nodes
+                Kind::Expr | Kind::Block | Kind::Group => mutated_nodes
                     .iter()
                     .any(|n| n.kind == node.kind && n.range == (at..at + trimmed.len())),
             };
@@ -145,78 +151,9 @@ fn tokens(text: &str) -> Option<String> {
         .map(|t| t.to_string())
 }
 
-/// A row's change in its file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Change<'a> {
-    /// The original bytes it replaces.
-    range: Range<usize>,
-    /// What replaces them.
-    middle: &'a str,
-}
-
-impl<'a> Change<'a> {
-    /// The bytes a row really changes in `text` (where `find` occurs), and what it puts there:
-    /// its `find` and `replace` without their common head and tail.
-    fn of(text: &str, find: &str, replace: &'a str) -> Option<Change<'a>> {
-        let at = text.find(find)?;
-        let prefix = common_prefix(find, replace);
-        let suffix = common_suffix(&find[prefix..], &replace[prefix..]);
-        Some(Change {
-            range: at + prefix..at + find.len() - suffix,
-            middle: &replace[prefix..replace.len() - suffix],
-        })
-    }
-
-    /// The change without whitespace at the ends of its range; an insertion moves left over
-    /// whitespace, next to the token before it.
-    fn trimmed(&self, text: &str) -> Change<'a> {
-        let (mut start, mut end) = (self.range.start, self.range.end);
-        let last = |i: usize| text[..i].chars().next_back().filter(|c| c.is_whitespace());
-        if start == end {
-            while let Some(c) = last(start) {
-                start -= c.len_utf8();
-            }
-            end = start;
-        } else {
-            while let Some(c) = text[start..end]
-                .chars()
-                .next()
-                .filter(|c| c.is_whitespace())
-            {
-                start += c.len_utf8();
-            }
-            while let Some(c) = last(end).filter(|_| end > start) {
-                end -= c.len_utf8();
-            }
-        }
-        Change {
-            range: start..end,
-            middle: self.middle,
-        }
-    }
-}
-
 /// Whether `outer` holds `inner` (an empty `inner` at either end included).
 fn contains(outer: &Range<usize>, inner: &Range<usize>) -> bool {
     outer.start <= inner.start && inner.end <= outer.end
-}
-
-fn common_prefix(a: &str, b: &str) -> usize {
-    a.char_indices()
-        .zip(b.chars())
-        .find(|((_, x), y)| x != y)
-        .map_or(a.len().min(b.len()), |((i, _), _)| i)
-}
-
-fn common_suffix(a: &str, b: &str) -> usize {
-    let n = a
-        .chars()
-        .rev()
-        .zip(b.chars().rev())
-        .take_while(|(x, y)| x == y)
-        .map(|(x, _)| x.len_utf8())
-        .sum::<usize>();
-    n.min(a.len()).min(b.len())
 }
 
 #[cfg(test)]
@@ -365,5 +302,35 @@ mod tests {
             first(file, "        && b\n", "        && b\n        && false\n"),
             pair("a\n        && b", "a\n        && b        && false")
         );
+    }
+
+    #[test]
+    fn expressions_inside_macro_tokens_are_switched() {
+        // As `rules!` declares requirements: `NAME: Type = value;` in a group of its own.
+        let file = "rules! {\n    fn names {\n        REQ: Requirements = Requirements(&[\n            (\"a\", Present(\"x\")),\n            (\"b\", Present(\"y\")),\n        ]);\n    }\n}\n";
+        let (original, mutated) =
+            first(file, "            (\"a\", Present(\"x\")),\n", "").expect("a region");
+        assert!(
+            original.starts_with("&[") && original.ends_with(']'),
+            "{original}"
+        );
+        assert!(
+            mutated.starts_with("&[") && !mutated.contains("\"a\""),
+            "{mutated}"
+        );
+        let file = "fn f(a: u8) -> String {\n    format!(\"{}-\", a + 1)\n}\n";
+        assert_eq!(first(file, "a + 1", "a + 2"), pair("1", "2"));
+        // A format string is no place for a switch, nor is a pattern.
+        assert_eq!(
+            first(file, "\"{}-\"", "\"{}+\""),
+            pair("format!(\"{}-\", a + 1)", "format!(\"{}+\", a + 1)")
+        );
+        let file = "fn f(o: Op) -> bool {\n    matches!(o, Op::A | Op::B)\n}\n";
+        assert_eq!(
+            first(file, "Op::A | Op::B", "Op::A"),
+            pair("matches!(o, Op::A | Op::B)", "matches!(o, Op::A )")
+        );
+        let file = "macro_rules! m {\n    () => {\n        f(1)\n    };\n}\n";
+        assert_eq!(first(file, "f(1)", "f(2)"), None);
     }
 }

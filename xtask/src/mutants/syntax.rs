@@ -1,13 +1,16 @@
 //! The places of a Rust file where a switch may stand: its expressions, statements and blocks,
-//! found with `syn`, each with its byte range and whether wrapping it in a block keeps the
-//! program's meaning.
+//! found with `syn` (and, inside macro calls, in their tokens: `tokens.rs`), each with its byte
+//! range and whether wrapping it in a block keeps the program's meaning.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
+use proc_macro2::{TokenStream, TokenTree};
 use syn::spanned::Spanned as _;
 use syn::visit::{self, Visit};
 use syn::{BinOp, Expr, Stmt};
+
+use super::tokens::{self, Piece};
 
 /// What a node is; a switch keeps it that kind of node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -18,6 +21,9 @@ pub enum Kind {
     Stmt,
     /// A block with its braces: the switch is a block in its place.
     Block,
+    /// A bracketed group of a macro's tokens (never switched; the mutated text is read again
+    /// within it, like within a block).
+    Group,
 }
 
 /// One node of a file.
@@ -41,6 +47,20 @@ pub fn nodes(text: &str) -> Option<Vec<Node>> {
     let file = syn::parse_file(text).ok()?;
     let mut visitor = Nodes::default();
     visitor.visit_file(&file);
+    Some(visitor.finish())
+}
+
+/// The nodes of a macro's bracketed group (`( ... )`, `[ ... ]`, `{ ... }`), or `None` when
+/// the text is no such group.
+pub fn group_nodes(text: &str) -> Option<Vec<Node>> {
+    let tokens: TokenStream = text.parse().ok()?;
+    let mut tokens = tokens.into_iter();
+    let (Some(TokenTree::Group(group)), None) = (tokens.next(), tokens.next()) else {
+        return None;
+    };
+    let mut visitor = Nodes::default();
+    visitor.push(group.span().byte_range(), Kind::Group, false);
+    visitor.tokens(group.stream(), usize::MAX);
     Some(visitor.finish())
 }
 
@@ -99,6 +119,25 @@ impl Nodes {
     fn block(&mut self, expr: &Expr) {
         self.blocked.insert(key(&expr.span().byte_range()));
     }
+
+    /// The nodes in a macro's tokens (in its first `runs` runs): the expressions that read as
+    /// such, and the groups around the others, looked into in turn.
+    fn tokens(&mut self, stream: TokenStream, runs: usize) {
+        for piece in tokens::pieces(stream).into_iter().take(runs) {
+            match piece {
+                Piece::Expr { expr, alone } => {
+                    if alone {
+                        self.block(&expr);
+                    }
+                    Visit::visit_expr(self, &expr);
+                }
+                Piece::Group(group) => {
+                    self.push(group.span().byte_range(), Kind::Group, false);
+                    self.tokens(group.stream(), usize::MAX);
+                }
+            }
+        }
+    }
 }
 
 impl<'ast> Visit<'ast> for Nodes {
@@ -135,6 +174,24 @@ impl<'ast> Visit<'ast> for Nodes {
     fn visit_block(&mut self, block: &'ast syn::Block) {
         self.push(block.span().byte_range(), Kind::Block, true);
         visit::visit_block(self, block);
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        let name = mac.path.segments.last().map(|s| s.ident.to_string());
+        if name
+            .as_deref()
+            .is_some_and(|name| tokens::UNREAD.contains(&name))
+        {
+            return;
+        }
+        self.push(mac.delimiter.span().join().byte_range(), Kind::Group, false);
+        // After its first argument, `matches!` takes a pattern.
+        let runs = if name.as_deref() == Some("matches") {
+            1
+        } else {
+            usize::MAX
+        };
+        self.tokens(mac.tokens.clone(), runs);
     }
 
     fn visit_arm(&mut self, arm: &'ast syn::Arm) {
@@ -254,8 +311,8 @@ fn is_place(expr: &Expr) -> bool {
     }
 }
 
-/// Whether an expression is a constant that a borrow promotes: literals, paths, and arrays and
-/// tuples of them.
+/// Whether an expression is a constant that a borrow promotes: literals, paths, constructors,
+/// and arrays and tuples of them.
 fn is_constant(expr: &Expr) -> bool {
     match expr {
         Expr::Lit(_) | Expr::Path(_) => true,
@@ -263,6 +320,18 @@ fn is_constant(expr: &Expr) -> bool {
         Expr::Tuple(tuple) => tuple.elems.iter().all(is_constant),
         Expr::Reference(reference) => is_constant(&reference.expr),
         Expr::Unary(unary) => matches!(unary.op, syn::UnOp::Neg(_)) && is_constant(&unary.expr),
+        // A tuple struct or variant (by the name's case), built of constants.
+        Expr::Call(call) => {
+            let constructor = match &*call.func {
+                Expr::Path(path) => path.path.segments.last().is_some_and(|s| {
+                    s.ident
+                        .to_string()
+                        .starts_with(|c: char| c.is_ascii_uppercase())
+                }),
+                _ => false,
+            };
+            constructor && call.args.iter().all(is_constant)
+        }
         _ => false,
     }
 }
