@@ -156,14 +156,17 @@ fn vectors_export_writes_the_repository_files_byte_for_byte() {
     assert_eq!(&std::fs::read(dir.join(first)).expect("read"), bytes);
     // An export given with --vectors stands for the built-in set, not a second copy of it (the
     // CLI path is cli.rs's `--vectors <the repository's vectors/>`); a changed export does not.
-    assert_eq!(sources(&[dir.clone()], true), [Source::Folder(dir.clone())]);
+    assert_eq!(
+        sources(std::slice::from_ref(&dir), true),
+        [Source::Folder(dir.clone())]
+    );
     let (json, _) = repository
         .iter()
         .find(|(path, _)| path.ends_with(".json"))
         .expect("a vector file");
     std::fs::write(dir.join(json), b"{}").expect("written");
     assert_eq!(
-        sources(&[dir.clone()], true),
+        sources(std::slice::from_ref(&dir), true),
         [Source::Builtin, Source::Folder(dir)]
     );
 }
