@@ -30,6 +30,9 @@ pub struct PeerOptions {
     pub command: PeerCommand,
     /// How long the peer may go without answering while checks are outstanding.
     pub timeout: Duration,
+    /// How long a new process may take to answer the hello; `None` is [`PeerOptions::timeout`],
+    /// 5 s at least (a peer may be slow to start).
+    pub hello_timeout: Option<Duration>,
     /// How many peer processes run at once.
     pub jobs: usize,
     /// How many restarts (after timeouts, crashes and protocol errors) the run allows in all.
@@ -46,6 +49,7 @@ impl PeerOptions {
         PeerOptions {
             command,
             timeout: Duration::from_millis(5000),
+            hello_timeout: None,
             jobs: 1,
             max_restarts: 10,
             window: 16,
@@ -142,11 +146,15 @@ impl<'o> Peers<'o> {
         }
     }
 
-    /// Starts a process and exchanges hellos; the wait for its answer is the timeout, 5 s at least.
+    /// Starts a process and exchanges hellos; the wait for its answer is the hello timeout, by
+    /// default the timeout, 5 s at least.
     pub(crate) fn spawn(&self) -> Result<(PeerProcess, Implementation), Unusable> {
         let mut process = PeerProcess::spawn(&self.options.command).map_err(Unusable)?;
         self.send(&process, &ToPeer::Hello);
-        let timeout = self.options.timeout.max(Duration::from_secs(5));
+        let timeout = self
+            .options
+            .hello_timeout
+            .unwrap_or_else(|| self.options.timeout.max(Duration::from_secs(5)));
         let line = match process.next_event(Instant::now() + timeout) {
             Ok(Event::Line(line)) => line,
             Ok(Event::Closed) => {

@@ -156,6 +156,10 @@ struct RunArgs {
     /// How long the peer may go without answering a check.
     #[arg(long, default_value_t = 5000, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     timeout_ms: u64,
+    /// How long a peer process may take to answer the hello [default: --timeout-ms, 5000 at
+    /// least].
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    hello_timeout_ms: Option<u64>,
     /// Write conformance.json, conformance.md and junit.xml into this folder.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,

@@ -59,6 +59,7 @@ pub(crate) fn run(args: RunArgs) -> Result<u8> {
             let mut options =
                 PeerOptions::new(PeerCommand::parse(command).map_err(anyhow::Error::msg)?);
             options.timeout = Duration::from_millis(args.timeout_ms);
+            options.hello_timeout = args.hello_timeout_ms.map(Duration::from_millis);
             options.jobs = args.jobs.max(1);
             options.max_restarts = args.max_restarts;
             options.validate_protocol = args.validate_protocol;
