@@ -66,9 +66,14 @@ fn text(output: &Output) -> String {
     )
 }
 
-/// `conform run` of `dir` against `peer`, with scratch directories in `scratch`, bounded in time.
+/// `conform run` of `dir` against `peer`, with scratch directories in `scratch`, bounded in time;
+/// the timeout is 2 s unless `extra` gives one.
 fn run(dir: &Path, peer: &str, scratch: &Path, extra: &[&str]) -> Output {
     let started = Instant::now();
+    let timeout = match extra.contains(&"--timeout-ms") {
+        true => &[][..],
+        false => &["--timeout-ms", "2000"][..],
+    };
     let output = Command::new(CONFORM)
         .args([
             "run",
@@ -78,12 +83,8 @@ fn run(dir: &Path, peer: &str, scratch: &Path, extra: &[&str]) -> Output {
             "--peer",
             peer,
         ])
-        .args([
-            "--scratch",
-            scratch.to_str().expect("UTF-8"),
-            "--timeout-ms",
-            "2000",
-        ])
+        .args(["--scratch", scratch.to_str().expect("UTF-8")])
+        .args(timeout)
         .args(extra)
         .output()
         .expect("conform runs");
@@ -193,6 +194,9 @@ fn misbehaviour_mid_scenario_is_classified_without_a_hang_and_leaves_no_director
             "2",
             "--report",
             report.path().to_str().expect("UTF-8"),
+            // The hanging scenario waits this long; the others answer at once.
+            "--timeout-ms",
+            "400",
         ],
     );
     assert!(
