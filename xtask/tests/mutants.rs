@@ -1,10 +1,17 @@
 //! The mutation runner on a miniature workspace (tests/fixtures/mini): every row outcome, every
 //! exit code, selection, sharding, merging, and a working tree left untouched, interrupted or not.
+//!
+//! The fixture is built once: a template (the fixture after a run whose only row is retired, so
+//! the runner has built its baseline in worker 0's copy) is kept in the target directory, and
+//! each test works on a copy of it whose build is warm. A mutant that never returns is stopped
+//! by a short `--suite-timeout` rather than by waiting.
 
 use std::collections::BTreeMap;
+use std::hash::{DefaultHasher, Hash as _, Hasher as _};
 use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -12,16 +19,77 @@ use walkdir::WalkDir;
 
 const XTASK: &str = env!("CARGO_BIN_EXE_xtask");
 
-/// A fresh copy of the fixture workspace.
+/// The time limit of every mutant's suite run: the fixture's suite takes milliseconds, and the
+/// mutant that never returns is stopped after this long.
+const SUITE_TIMEOUT: &str = "0.5";
+
+/// The fixture's sources.
+fn sources() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mini")
+}
+
+/// A fresh copy of the fixture workspace, its baseline already built.
 fn fixture() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mini");
-    for (relative, bytes) in files(&from) {
-        let to = dir.path().join(relative);
-        std::fs::create_dir_all(to.parent().expect("a folder")).expect("a folder");
-        std::fs::write(to, bytes).expect("copied");
-    }
+    copy_tree(template(), dir.path());
     dir
+}
+
+/// The fixture with its baseline built, made once per version of the fixture's files and
+/// never changed afterwards (it is built aside and renamed into place, so test processes running
+/// at the same time share it safely).
+fn template() -> &'static Path {
+    static TEMPLATE: OnceLock<PathBuf> = OnceLock::new();
+    TEMPLATE.get_or_init(|| {
+        let files = files(&sources());
+        let mut hasher = DefaultHasher::new();
+        files.hash(&mut hasher);
+        let cache = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        let template = cache.join(format!("mutants-mini-{:016x}", hasher.finish()));
+        if template.is_dir() {
+            return template;
+        }
+        let building = tempfile::tempdir_in(cache).expect("a temporary folder");
+        for (relative, bytes) in &files {
+            let to = building.path().join(relative);
+            std::fs::create_dir_all(to.parent().expect("a folder")).expect("a folder");
+            std::fs::write(to, bytes).expect("copied");
+        }
+        let output = mutants(building.path(), &["--row", "retired row"]);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+        std::fs::remove_dir_all(building.path().join("reports")).expect("removed");
+        let built = building.keep();
+        // Another process may have put the same template in place meanwhile; either will do.
+        if std::fs::rename(&built, &template).is_err() {
+            std::fs::remove_dir_all(&built).expect("removed");
+        }
+        template
+    })
+}
+
+/// Copies the files under `from` to `to`, keeping their modification times (so the copy's
+/// builds stay warm).
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in WalkDir::new(from) {
+        let entry = entry.expect("readable");
+        let target = to.join(entry.path().strip_prefix(from).expect("inside"));
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).expect("a folder");
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copied");
+            let modified = entry
+                .metadata()
+                .expect("metadata")
+                .modified()
+                .expect("a time");
+            std::fs::File::options()
+                .write(true)
+                .open(&target)
+                .expect("opened")
+                .set_modified(modified)
+                .expect("the time kept");
+        }
+    }
 }
 
 /// Every file of the workspace but build outputs and reports, with its bytes.
@@ -56,7 +124,7 @@ fn mutants(root: &Path, args: &[&str]) -> Output {
             "--jobs",
             "1",
             "--suite-timeout",
-            "2",
+            SUITE_TIMEOUT,
         ])
         .args(args)
         .output()
@@ -187,19 +255,25 @@ fn rebuilding_every_row_gives_the_same_outcomes() {
 
 #[test]
 fn each_outcome_has_its_exit_code() {
-    let dir = fixture();
-    for (row, code) in [
-        ("sign negative", 0),
-        ("named vector passes", 2),
-        ("doubled differently", 2),
-        ("does not compile", 2),
-        ("never returns", 3),
-        ("not there", 5),
-        ("retired row", 0),
-    ] {
-        let output = mutants(dir.path(), &["--row", row]);
-        assert_eq!(output.status.code(), Some(code), "{row}: {}", text(&output));
-    }
+    // Each row alone and rebuilt (the test above covers the switched rounds), each in a copy of
+    // its own, all at once.
+    std::thread::scope(|scope| {
+        for (row, code) in [
+            ("sign negative", 0),
+            ("named vector passes", 2),
+            ("doubled differently", 2),
+            ("does not compile", 2),
+            ("never returns", 3),
+            ("not there", 5),
+            ("retired row", 0),
+        ] {
+            scope.spawn(move || {
+                let dir = fixture();
+                let output = mutants(dir.path(), &["--row", row, "--no-switch"]);
+                assert_eq!(output.status.code(), Some(code), "{row}: {}", text(&output));
+            });
+        }
+    });
 }
 
 #[test]
@@ -280,18 +354,24 @@ fn shards_split_the_rows_stably_and_merge_back() {
     let shard_dirs: Vec<PathBuf> = (1..=2)
         .map(|k| dir.path().join(format!("shard-{k}")))
         .collect();
-    for (k, shard_dir) in shard_dirs.iter().enumerate() {
-        let shard = format!("{}/2", k + 1);
-        mutants(
-            dir.path(),
-            &[
-                "--shard",
-                &shard,
-                "--report",
-                shard_dir.to_str().expect("UTF-8"),
-            ],
-        );
-    }
+    // Each shard in a copy of its own, both at once.
+    std::thread::scope(|scope| {
+        for (k, shard_dir) in shard_dirs.iter().enumerate() {
+            scope.spawn(move || {
+                let shard = format!("{}/2", k + 1);
+                let copy = fixture();
+                mutants(
+                    copy.path(),
+                    &[
+                        "--shard",
+                        &shard,
+                        "--report",
+                        shard_dir.to_str().expect("UTF-8"),
+                    ],
+                );
+            });
+        }
+    });
     let into = dir.path().join("merged");
     let output = Command::new(XTASK)
         .args(["mutants", "merge"])
@@ -337,6 +417,9 @@ fn changed_selects_added_rows_and_rows_whose_vectors_changed() {
     );
     std::fs::write(&rows, with_probe).expect("written");
     git(&["init", "-q"]);
+    // The copy's build outputs are no part of the history.
+    std::fs::create_dir_all(dir.path().join(".git/info")).expect("a folder");
+    std::fs::write(dir.path().join(".git/info/exclude"), "/target\n").expect("written");
     git(&["-c", "user.name=t", "-c", "user.email=t@t", "add", "."]);
     git(&[
         "-c",
@@ -424,7 +507,14 @@ fn an_interrupted_run_leaves_the_tree_unchanged_and_no_process_behind() {
         lines.any(|l| l.is_ok_and(|l| l.starts_with("baseline:"))),
         "the baseline ran"
     );
-    std::thread::sleep(Duration::from_secs(2));
+    let waiting = Instant::now();
+    while !mutant_running(&root) {
+        assert!(
+            waiting.elapsed() < Duration::from_secs(60),
+            "the mutant's suite never started"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
     let interrupted = Instant::now();
     let status = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
@@ -437,11 +527,14 @@ fn an_interrupted_run_leaves_the_tree_unchanged_and_no_process_behind() {
         "the interrupt ended the run at once"
     );
     assert_eq!(exit.code(), Some(130), "an interrupted run exits 130");
-    std::thread::sleep(Duration::from_millis(300));
-    assert!(
-        !process_running(&root),
-        "a process started for the run outlived it"
-    );
+    let ended = Instant::now();
+    while process_running(&root) {
+        assert!(
+            ended.elapsed() < Duration::from_millis(300),
+            "a process started for the run outlived it"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
     assert_eq!(
         snapshot(dir.path()),
         before,
@@ -451,17 +544,41 @@ fn an_interrupted_run_leaves_the_tree_unchanged_and_no_process_behind() {
 
 /// Whether some process's command line or working directory mentions `marker`.
 fn process_running(marker: &str) -> bool {
+    processes().any(|process| process.cmdline.contains(marker) || process.cwd.contains(marker))
+}
+
+/// Whether a mutant's suite (a process with a mutant switched on) runs for the run at `marker`.
+fn mutant_running(marker: &str) -> bool {
+    processes().any(|process| {
+        process.cmdline.contains(marker) && process.environ.contains("\0VVOC_MUTANT=")
+    })
+}
+
+/// A running process, as /proc shows it.
+struct Process {
+    /// Its arguments, separated by spaces.
+    cmdline: String,
+    /// Its working directory.
+    cwd: String,
+    /// Its environment, each variable preceded by a NUL.
+    environ: String,
+}
+
+/// Every running process.
+fn processes() -> impl Iterator<Item = Process> {
     std::fs::read_dir("/proc")
         .into_iter()
         .flatten()
         .flatten()
-        .any(|entry| {
-            let cmdline = std::fs::read(entry.path().join("cmdline"))
+        .map(|entry| Process {
+            cmdline: std::fs::read(entry.path().join("cmdline"))
                 .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
-                .unwrap_or_default();
-            let cwd = std::fs::read_link(entry.path().join("cwd"))
+                .unwrap_or_default(),
+            cwd: std::fs::read_link(entry.path().join("cwd"))
                 .map(|p| p.display().to_string())
-                .unwrap_or_default();
-            cmdline.contains(marker) || cwd.contains(marker)
+                .unwrap_or_default(),
+            environ: std::fs::read(entry.path().join("environ"))
+                .map(|e| format!("\0{}", String::from_utf8_lossy(&e)))
+                .unwrap_or_default(),
         })
 }
