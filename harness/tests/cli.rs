@@ -76,8 +76,15 @@ fn check_refuses_an_unknown_tool_or_bad_json_with_exit_1() {
 
 #[test]
 fn run_passes_every_vector_and_prints_totals_and_throughput() {
+    // The vectors alone: the scenarios pass whole in installed.rs.
     let dir = default_vectors_dir();
-    let output = conform(&["run", "--vectors", dir.to_str().expect("a UTF-8 path")]);
+    let output = conform(&[
+        "run",
+        "--vectors",
+        dir.to_str().expect("a UTF-8 path"),
+        "--only",
+        "vectors",
+    ]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
     let text = stdout(&output);
     assert!(text.lines().any(|l| l.starts_with("web_fetch ")), "{text}");
@@ -105,35 +112,49 @@ fn run_exits_2_when_a_vector_fails() {
 
 #[test]
 fn run_selects_by_tool_and_filter() {
-    let dir = default_vectors_dir();
-    let dir = dir.to_str().expect("a UTF-8 path");
-    let output = conform(&[
-        "run",
+    // Two tools' folders are enough to select from.
+    let search = default_vectors_dir().join("web_search");
+    let fetch = default_vectors_dir().join("web_fetch");
+    let folders = [
+        "--no-builtin",
         "--vectors",
-        dir,
-        "--tool",
-        "web_search",
-        "--filter",
-        "count",
-    ]);
+        search.to_str().expect("a UTF-8 path"),
+        "--vectors",
+        fetch.to_str().expect("a UTF-8 path"),
+    ];
+    let output = conform(
+        &[
+            &["run"][..],
+            &folders,
+            &["--tool", "web_search", "--filter", "count"],
+        ]
+        .concat(),
+    );
     assert_eq!(output.status.code(), Some(0));
     let text = stdout(&output);
     assert!(!text.contains("web_fetch"), "{text}");
-    let output = conform(&[
-        "run",
-        "--vectors",
-        dir,
-        "--filter",
-        "no-such-vector-anywhere",
-    ]);
+    let output = conform(
+        &[
+            &["run"][..],
+            &folders,
+            &["--filter", "no-such-vector-anywhere"],
+        ]
+        .concat(),
+    );
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("no vector matches the selection"));
 }
 
 #[test]
 fn list_prints_full_names_and_lint_names_a_bad_file() {
-    let dir = default_vectors_dir();
-    let output = conform(&["list", "--vectors", dir.to_str().expect("a UTF-8 path")]);
+    // One tool's folder (the built-in set listed whole is installed.rs's).
+    let dir = default_vectors_dir().join("web_search");
+    let output = conform(&[
+        "list",
+        "--no-builtin",
+        "--vectors",
+        dir.to_str().expect("a UTF-8 path"),
+    ]);
     assert_eq!(output.status.code(), Some(0));
     let expected: Vec<String> = vvoc_harness::suite::load_suite(&[dir])
         .expect("the vectors load")

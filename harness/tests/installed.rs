@@ -2,22 +2,38 @@
 //! and scenario files it embeds; `vectors export`, `--vectors`, `--no-builtin` and `--version`.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::OnceLock;
 
 use vvoc_harness::digest::set_digest;
 use vvoc_harness::sources::{Source, sources};
-use vvoc_harness::suite::load_suite;
+use vvoc_harness::suite::{Suite, load_suite};
 use vvoc_harness::{builtin, default_vectors_dir};
 
 const CONFORM: &str = env!("CARGO_BIN_EXE_conform");
 
 /// Runs `conform` in `dir`.
 fn conform(dir: &Path, args: &[&str]) -> Output {
+    start(dir, args).wait_with_output().expect("conform runs")
+}
+
+/// Starts `conform` in `dir`, its output captured, so that a test can run several at once.
+fn start(dir: &Path, args: &[&str]) -> Child {
     Command::new(CONFORM)
         .current_dir(dir)
         .args(args)
-        .output()
-        .expect("conform runs")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("conform starts")
+}
+
+/// The repository's vectors and scenarios, loaded once for the tests of this file.
+fn repository_suite() -> &'static Suite {
+    static SUITE: OnceLock<Suite> = OnceLock::new();
+    SUITE.get_or_init(|| {
+        load_suite(&[default_vectors_dir()]).expect("the repository's vectors load")
+    })
 }
 
 fn text(output: &Output) -> String {
@@ -97,9 +113,12 @@ fn one_vector(id: &str) -> tempfile::TempDir {
 #[test]
 fn from_an_empty_directory_the_built_in_suite_passes_whole() {
     let empty = tempfile::tempdir().expect("an empty folder");
-    let output = conform(empty.path(), &["run"]);
+    // The run and the lint are independent: both run at once.
+    let run = start(empty.path(), &["run"]);
+    let lint = start(empty.path(), &["lint"]);
+    let suite = repository_suite();
+    let output = run.wait_with_output().expect("conform runs");
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
-    let suite = load_suite(&[default_vectors_dir()]).expect("the repository's vectors load");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(total(&stdout, "vectors", "vectors"), suite.vectors.len());
     assert_eq!(total(&stdout, "vectors", "pass"), suite.vectors.len());
@@ -109,7 +128,7 @@ fn from_an_empty_directory_the_built_in_suite_passes_whole() {
     );
     assert_eq!(total(&stdout, "scenarios", "pass"), suite.scenarios.len());
     assert!(suite.vectors.len() > 2000 && suite.scenarios.len() > 500);
-    let lint = conform(empty.path(), &["lint"]);
+    let lint = lint.wait_with_output().expect("conform runs");
     assert_eq!(lint.status.code(), Some(0), "{}", text(&lint));
     assert!(
         text(&lint).contains(&format!(
@@ -198,9 +217,7 @@ fn no_builtin_runs_only_the_given_folders_and_vectors_adds_to_the_set() {
         .lines()
         .map(str::to_owned)
         .collect();
-    let mut expected = load_suite(&[default_vectors_dir()])
-        .expect("the repository's vectors load")
-        .names;
+    let mut expected = repository_suite().names.clone();
     expected.push("web_search:mine-only".to_owned());
     assert_eq!(names, expected);
     // Ids stay unique across the set and the folders, and the error says how to run alone.
