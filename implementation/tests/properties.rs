@@ -234,8 +234,14 @@ fn hostile_string() -> impl Strategy<Value = JsString> {
             0..300
         )
         .prop_map(JsString::from_units),
-        any::<String>().prop_map(JsString::from),
+        any_string().prop_map(JsString::from),
     ]
+}
+
+/// What `any::<String>()` generates (strings of non-control characters, the regex `\PC*`), with
+/// the regex compiled once: `any::<String>()` compiles it anew for every value.
+fn any_string() -> impl Strategy<Value = String> {
+    proptest::string::string_regex("\\PC*").expect("a regex proptest can generate from")
 }
 
 fn hostile_number() -> impl Strategy<Value = f64> {
@@ -271,11 +277,14 @@ fn hostile_json() -> impl Strategy<Value = Json> {
         hostile_number().prop_map(Json::Number),
         hostile_string().prop_map(Json::String),
     ];
-    leaf.prop_recursive(10, 400, 12, |inner| {
-        let key = prop_oneof![
-            prop::sample::select(NAMES).prop_map(JsString::from),
-            hostile_string()
-        ];
+    // Built once and shared: the closure runs again for every value generated.
+    let key = prop_oneof![
+        prop::sample::select(NAMES).prop_map(JsString::from),
+        hostile_string()
+    ]
+    .boxed();
+    leaf.prop_recursive(10, 400, 12, move |inner| {
+        let key = key.clone();
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..12).prop_map(Json::Array),
             prop::collection::vec((key, inner), 0..12)
