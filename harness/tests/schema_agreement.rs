@@ -38,17 +38,21 @@ impl fmt::Display for Class {
 
 #[test]
 fn schemas_and_validators_disagree_only_where_a_schema_cannot_express_the_contract() {
-    let vectors = load(&[default_vectors_dir()]).expect("the vectors load");
-    let validators: BTreeMap<Tool, jsonschema::Validator> = Tool::ALL
-        .into_iter()
-        .map(|tool| {
-            let schema = to_serde(&published_schema(tool)).expect("a schema is plain JSON");
-            (
-                tool,
-                jsonschema::validator_for(&schema).expect("a valid draft 2020-12 schema"),
-            )
-        })
-        .collect();
+    // The vectors load while the schemas compile.
+    let (vectors, validators) = std::thread::scope(|scope| {
+        let loading = scope.spawn(|| load(&[default_vectors_dir()]).expect("the vectors load"));
+        let validators: BTreeMap<Tool, jsonschema::Validator> = Tool::ALL
+            .into_iter()
+            .map(|tool| {
+                let schema = to_serde(&published_schema(tool)).expect("a schema is plain JSON");
+                (
+                    tool,
+                    jsonschema::validator_for(&schema).expect("a valid draft 2020-12 schema"),
+                )
+            })
+            .collect();
+        (loading.join().expect("the vectors load"), validators)
+    });
     let mut classes: BTreeMap<Class, Vec<String>> = BTreeMap::new();
     let mut unexplained = Vec::new();
     let mut agreements = 0;
