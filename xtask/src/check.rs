@@ -335,7 +335,12 @@ fn peer_suite(context: &Context) -> Result<Verdict> {
         "--validate-protocol",
     ];
     command(context, &conform.to_string_lossy(), &args, |log| {
-        let vectors = last_line(log, "passing by level");
+        let vectors = log
+            .lines()
+            .rfind(|l| l.starts_with("passing by level"))
+            .unwrap_or_default()
+            .trim()
+            .to_owned();
         let scenarios = last_line(log, "scenarios passing by level");
         format!("through conform peer: {vectors}; {scenarios}")
     })
