@@ -2,6 +2,7 @@
 //! freshness check fails, naming `cargo xtask docs`, when any source changes.
 
 use std::path::Path;
+use std::sync::OnceLock;
 
 use vvoc_harness::vectors::{Vector, load};
 use vvoc_reference::catalog::{Field, Node, Tool, ToolSpec};
@@ -12,8 +13,10 @@ use xtask::workspace_root;
 const UPSTREAM_DOCUMENT: &str =
     include_str!("../../implementation/tests/upstream/tool-contracts-1.6.0.md");
 
-fn vectors() -> Vec<Vector> {
-    load(&[workspace_root().join("vectors")]).expect("the vectors load")
+/// The workspace's vectors, loaded once for every test.
+fn vectors() -> &'static [Vector] {
+    static VECTORS: OnceLock<Vec<Vector>> = OnceLock::new();
+    VECTORS.get_or_init(|| load(&[workspace_root().join("vectors")]).expect("the vectors load"))
 }
 
 fn specs() -> Vec<ToolSpec> {
@@ -49,7 +52,7 @@ fn generated_files_match_their_sources() {
     let summary = generate(&workspace_root(), true).expect("the check runs");
     assert!(summary.stale().next().is_none(), "{summary}");
     let specs: Vec<&ToolSpec> = Tool::ALL.iter().map(|t| t.spec()).collect();
-    for output in outputs(&specs, &vectors()) {
+    for output in outputs(&specs, vectors()) {
         assert!(
             summary.changes.iter().any(|(path, _)| *path == output.path),
             "{} is one of the pages checked",
@@ -91,7 +94,7 @@ fn a_changed_field_description_fails_the_check_with_a_diff_naming_the_command() 
     let mut specs = specs();
     field_mut(spec_mut(&mut specs, Tool::WebSearch), "query").description =
         "The search query, reworded.";
-    let report = check(&specs, &vectors());
+    let report = check(&specs, vectors());
     assert!(
         report.contains("implementation/published/tool-contracts.md is out of date"),
         "{report}"
@@ -111,7 +114,7 @@ fn a_changed_field_description_fails_the_check_with_a_diff_naming_the_command() 
 fn a_changed_tool_description_fails_the_check() {
     let mut specs = specs();
     spec_mut(&mut specs, Tool::WorkItemClose).description = "Close a workflow work item.";
-    let report = check(&specs, &vectors());
+    let report = check(&specs, vectors());
     assert!(
         report.contains(
             "-- Description: Close a workflow work item by id when it is ready_to_close."
@@ -130,7 +133,7 @@ fn a_changed_vocabulary_value_fails_the_check() {
     let mut specs = specs();
     field_mut(spec_mut(&mut specs, Tool::WebFetch), "format").node =
         Node::Enum(&["markdown", "text", "html", "pdf"]);
-    let report = check(&specs, &vectors());
+    let report = check(&specs, vectors());
     assert!(report.contains("markdown | text | html | pdf"), "{report}");
     assert!(
         report.contains("implementation/published/schemas/web_fetch.json is out of date"),
@@ -140,7 +143,7 @@ fn a_changed_vocabulary_value_fails_the_check() {
 
 #[test]
 fn a_changed_doc_vector_fails_the_check() {
-    let mut vectors = vectors();
+    let mut vectors = vectors().to_vec();
     let example = vectors
         .iter_mut()
         .find(|v| v.name() == "web_search:default-count")
@@ -154,7 +157,7 @@ fn a_changed_doc_vector_fails_the_check() {
 #[test]
 fn example_labels_come_from_the_validator_not_from_the_vector() {
     // A doc vector that wrongly expects acceptance still renders as the rejection it is.
-    let mut vectors = vectors();
+    let mut vectors = vectors().to_vec();
     let example = vectors
         .iter_mut()
         .find(|v| v.name() == "web_search:reject-count-low")
@@ -171,7 +174,7 @@ fn example_labels_come_from_the_validator_not_from_the_vector() {
 fn writing_replaces_a_stale_file_and_then_reports_nothing_to_do() {
     let root = tempfile::tempdir().expect("a temporary folder");
     let specs: Vec<&ToolSpec> = Tool::ALL.iter().map(|t| t.spec()).collect();
-    let all = outputs(&specs, &vectors());
+    let all = outputs(&specs, vectors());
     let schema = all
         .iter()
         .find(|o| o.path.ends_with("schemas/work_item_open.json"))
