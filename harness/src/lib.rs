@@ -13,6 +13,7 @@ pub mod known;
 pub mod lint;
 pub mod meta_schema;
 pub mod outcome;
+pub mod parallel;
 pub mod peer;
 pub mod peer_process;
 pub mod peer_run;

@@ -3,10 +3,12 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
 use vvoc_reference::Json;
 
+use crate::parallel::map_in_order;
 use crate::serde_bridge::to_serde_lossy;
 use crate::sources::{Source, SuiteFile};
 use crate::vectors::LoadError;
@@ -68,25 +70,25 @@ pub fn lint_source(source: &Source) -> Result<SuiteLint, LoadError> {
     let vectors = compile(&dir, &crate::meta_schema::vector_file())?;
     let scenarios = compile(&dir, &crate::meta_schema::scenario_file())?;
     let files = source.files()?;
-    let mut counts = (0, 0);
+    let counts = (AtomicUsize::new(0), AtomicUsize::new(0));
     let violations = check_files(&files, |json| {
         let top = json.as_object();
         let has = |name: &str| top.is_some_and(|o| o.contains(name));
         match (has("scenarios"), has("vectors")) {
             (true, true) => Err("a file holds \"vectors\" or \"scenarios\", never both".to_owned()),
             (true, false) => {
-                counts.1 += 1;
+                counts.1.fetch_add(1, Ordering::Relaxed);
                 Ok(&scenarios)
             }
             (false, _) => {
-                counts.0 += 1;
+                counts.0.fetch_add(1, Ordering::Relaxed);
                 Ok(&vectors)
             }
         }
     });
     Ok(SuiteLint {
-        vector_files: counts.0,
-        scenario_files: counts.1,
+        vector_files: counts.0.into_inner(),
+        scenario_files: counts.1.into_inner(),
         violations,
     })
 }
@@ -98,46 +100,48 @@ fn compile(dir: &Path, schema: &Value) -> Result<jsonschema::Validator, LoadErro
     })
 }
 
-/// The violations of each file, against the validator `choose` picks for its content.
+/// The violations of each file, in file order (the files are checked on every core), against the
+/// validator `choose` picks for its content.
 fn check_files<'v>(
     files: &[SuiteFile],
-    mut choose: impl FnMut(&Json) -> Result<&'v jsonschema::Validator, String>,
+    choose: impl Fn(&Json) -> Result<&'v jsonschema::Validator, String> + Sync,
 ) -> Vec<Violation> {
-    let mut violations = Vec::new();
-    for SuiteFile { file, text, .. } in files {
-        let json = match Json::parse(text) {
-            Ok(json) => json,
-            Err(error) => {
-                violations.push(Violation {
-                    file: file.clone(),
-                    pointer: String::new(),
-                    message: format!(
-                        "not valid JSON: line {}, column {}: {}",
-                        error.line, error.column, error.message
-                    ),
-                });
-                continue;
-            }
-        };
-        let validator = match choose(&json) {
-            Ok(validator) => validator,
-            Err(message) => {
-                violations.push(Violation {
-                    file: file.clone(),
-                    pointer: String::new(),
-                    message,
-                });
-                continue;
-            }
-        };
-        let instance = to_serde_lossy(&json);
-        for error in validator.iter_errors(&instance) {
-            violations.push(Violation {
-                file: file.clone(),
-                pointer: error.instance_path.to_string(),
-                message: error.to_string(),
-            });
+    map_in_order(files, |f| check_file(f, &choose))
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// The violations of one file.
+fn check_file<'v>(
+    SuiteFile { file, text, .. }: &SuiteFile,
+    choose: impl Fn(&Json) -> Result<&'v jsonschema::Validator, String>,
+) -> Vec<Violation> {
+    let whole = |message: String| Violation {
+        file: file.clone(),
+        pointer: String::new(),
+        message,
+    };
+    let json = match Json::parse(text) {
+        Ok(json) => json,
+        Err(error) => {
+            return vec![whole(format!(
+                "not valid JSON: line {}, column {}: {}",
+                error.line, error.column, error.message
+            ))];
         }
-    }
-    violations
+    };
+    let validator = match choose(&json) {
+        Ok(validator) => validator,
+        Err(message) => return vec![whole(message)],
+    };
+    let instance = to_serde_lossy(&json);
+    validator
+        .iter_errors(&instance)
+        .map(|error| Violation {
+            file: file.clone(),
+            pointer: error.instance_path.to_string(),
+            message: error.to_string(),
+        })
+        .collect()
 }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use vvoc_reference::{Json, Object, Tool};
 
+use crate::parallel::map_in_order;
 use crate::scenario_load::parse_scenario;
 use crate::scenarios::{Scenario, ScenarioProblem};
 use crate::sources::{Source, SuiteFile};
@@ -44,12 +45,16 @@ pub fn load_sources(sources: &[Source]) -> Result<Suite, LoadError> {
     let mut suite = Suite::default();
     let mut seen: HashMap<(Tool, String), First> = HashMap::new();
     for set in sources {
-        for SuiteFile { file, source, text } in set.files()? {
-            let part = parse_suite_file(&file, &text)?;
+        let files = set.files()?;
+        // Parsed on every core; taken in file order, so the first error in file order is the one
+        // reported, as if the files were read one after another.
+        let parts = map_in_order(&files, |f| parse_suite_file(&f.file, &f.text));
+        for (SuiteFile { file, source, .. }, part) in files.iter().zip(parts) {
+            let part = part?;
             suite.files.0 += part.files.0;
             suite.files.1 += part.files.1;
             for mut vector in part.vectors {
-                vector.source.clone_from(&source);
+                vector.source.clone_from(source);
                 let key = (vector.tool, vector.id.clone());
                 if let Some(first) = seen.get(&key) {
                     return Err(duplicate_vector(
@@ -59,12 +64,12 @@ pub fn load_sources(sources: &[Source]) -> Result<Suite, LoadError> {
                         first,
                     ));
                 }
-                seen.insert(key, first("vector", &file, vector.index));
+                seen.insert(key, first("vector", file, vector.index));
                 suite.names.push(vector.name());
                 suite.vectors.push(vector);
             }
             for mut scenario in part.scenarios {
-                scenario.source.clone_from(&source);
+                scenario.source.clone_from(source);
                 let key = (scenario.tool, scenario.id.clone());
                 if let Some(first) = seen.get(&key) {
                     return Err(duplicate_scenario(
@@ -74,7 +79,7 @@ pub fn load_sources(sources: &[Source]) -> Result<Suite, LoadError> {
                         first,
                     ));
                 }
-                seen.insert(key, first("scenario", &file, scenario.index));
+                seen.insert(key, first("scenario", file, scenario.index));
                 suite.names.push(scenario.name());
                 suite.scenarios.push(scenario);
             }
