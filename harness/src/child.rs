@@ -8,9 +8,13 @@
 use std::collections::BTreeSet;
 use std::process::{Child, Command};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The process groups of the children alive now.
 static GROUPS: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
+
+/// Set once an interrupt is being handled: from then on the handler, not the program, ends it.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Starts `command` as the leader of a new process group, remembered until [`kill`] or [`reap`].
 pub fn spawn(command: &mut Command) -> std::io::Result<Child> {
@@ -42,6 +46,9 @@ pub fn reap(child: &Child) {
 /// program that starts children or runs scenarios.
 pub fn kill_children_on_interrupt() {
     let _ = ctrlc::set_handler(|| {
+        // First: the program, seeing its children die below, must not end by itself meanwhile
+        // (see `unless_interrupted`).
+        INTERRUPTED.store(true, Ordering::SeqCst);
         let groups: Vec<u32> = GROUPS
             .lock()
             .map(|g| g.iter().copied().collect())
@@ -53,6 +60,19 @@ pub fn kill_children_on_interrupt() {
         crate::scratch::remove_registered();
         std::process::exit(130);
     });
+}
+
+/// `code`, unless an interrupt is being handled: then this waits for the handler, which ends the
+/// program with 130 once the children are killed and the scratch directories removed. Without it
+/// a run whose peer the interrupt killed could end first, with the run's own exit code and maybe
+/// before the directories are gone. Call it on the code a program's `main` returns.
+pub fn unless_interrupted<T>(code: T) -> T {
+    if INTERRUPTED.load(Ordering::SeqCst) {
+        loop {
+            std::thread::park();
+        }
+    }
+    code
 }
 
 fn forget(id: u32) {

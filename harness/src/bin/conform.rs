@@ -205,13 +205,14 @@ fn main() -> ExitCode {
             return ExitCode::from(if error.use_stderr() { USAGE } else { OK });
         }
     };
-    match execute(cli.command) {
-        Ok(code) => ExitCode::from(code),
+    let code = match execute(cli.command) {
+        Ok(code) => code,
         Err(error) => {
             eprintln!("error: {error:#}");
-            ExitCode::from(USAGE)
+            USAGE
         }
-    }
+    };
+    ExitCode::from(vvoc_harness::child::unless_interrupted(code))
 }
 
 fn execute(command: Command) -> Result<u8> {
