@@ -269,7 +269,8 @@ fn a_crash_is_blamed_on_its_check_and_the_peer_is_restarted() {
 fn a_hang_times_out_and_the_rest_still_runs() {
     let dir = folder(&["hang"]);
     let started = Instant::now();
-    let output = run(dir.path(), "", &[]);
+    // The run waits out the timeout once: a short one.
+    let output = run(dir.path(), "", &["--timeout-ms", "200"]);
     assert!(started.elapsed() < Duration::from_secs(10));
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
     assert_eq!(
@@ -383,7 +384,12 @@ fn a_peer_that_cannot_start_is_unusable() {
 #[test]
 fn too_many_restarts_make_the_peer_unusable() {
     let dir = folder(&["crash", "hang", "garbage"]);
-    let output = run(dir.path(), "", &["--max-restarts", "1"]);
+    // The run waits out the timeout once: a short one.
+    let output = run(
+        dir.path(),
+        "",
+        &["--max-restarts", "1", "--timeout-ms", "200"],
+    );
     assert_eq!(output.status.code(), Some(3), "{}", text(&output));
     says(&output, "the peer failed 2 times");
 }
@@ -596,6 +602,19 @@ fn writing_known_failures_after_a_selection_keeps_the_other_entries() {
     );
 }
 
+/// Whether some process's command line still contains `marker` after `grace` (checked every
+/// 10 ms, so a process that is gone sooner ends the wait).
+fn still_running_after(marker: &str, grace: Duration) -> bool {
+    let started = Instant::now();
+    while process_running(marker) {
+        if started.elapsed() >= grace {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    false
+}
+
 /// Whether some process's command line contains `marker`.
 fn process_running(marker: &str) -> bool {
     std::fs::read_dir("/proc")
@@ -633,9 +652,8 @@ fn what_a_peer_started_is_killed_with_it() {
         .expect("conform runs");
     assert_eq!(output.status.code(), Some(3), "{}", text(&output));
     says(&output, "the peer did not answer the hello within 200 ms");
-    std::thread::sleep(Duration::from_millis(200));
     assert!(
-        !process_running(&format!("sleep {marker}")),
+        !still_running_after(&format!("sleep {marker}"), Duration::from_millis(200)),
         "the peer's child outlived the run"
     );
 }

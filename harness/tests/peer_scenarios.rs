@@ -196,7 +196,7 @@ fn misbehaviour_mid_scenario_is_classified_without_a_hang_and_leaves_no_director
             report.path().to_str().expect("UTF-8"),
             // The hanging scenario waits this long; the others answer at once.
             "--timeout-ms",
-            "400",
+            "200",
         ],
     );
     assert!(
@@ -289,6 +289,19 @@ fn too_many_restarts_in_scenarios_make_the_peer_unusable_and_still_clean_up() {
     assert_eq!(left_behind(scratch.path()), Vec::<String>::new());
 }
 
+/// Whether some process's command line still contains `marker` after `grace` (checked every
+/// 10 ms, so a process that is gone sooner ends the wait).
+fn still_running_after(marker: &str, grace: Duration) -> bool {
+    let started = Instant::now();
+    while process_running(marker) {
+        if started.elapsed() >= grace {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    false
+}
+
 /// Whether some process's command line contains `marker`.
 fn process_running(marker: &str) -> bool {
     std::fs::read_dir("/proc")
@@ -342,6 +355,8 @@ fn an_interrupt_mid_scenario_leaves_no_directory_and_no_peer() {
     let status = child.wait().expect("conform ends");
     assert_eq!(status.code(), Some(130));
     assert_eq!(left_behind(scratch.path()), Vec::<String>::new());
-    std::thread::sleep(Duration::from_millis(100));
-    assert!(!process_running(&marker), "the peer outlived the run");
+    assert!(
+        !still_running_after(&marker, Duration::from_millis(100)),
+        "the peer outlived the run"
+    );
 }
