@@ -57,7 +57,8 @@ fn main() -> ExitCode {
         let known = known(&name);
         Trial::test(name, move || check_scenario(&scenario, known)).with_kind("scenario")
     }));
-    libtest_mimic::run(&args, trials).exit_code()
+    // An interrupt's handler, not the end of the run, ends the program (with 130).
+    vvoc_harness::child::unless_interrupted(libtest_mimic::run(&args, trials).exit_code())
 }
 
 /// Plays one scenario and explains any difference: the step, its input, both texts with a diff,
