@@ -21,7 +21,7 @@ const XTASK: &str = env!("CARGO_BIN_EXE_xtask");
 
 /// The time limit of every mutant's suite run: the fixture's suite takes milliseconds, and the
 /// mutant that never returns is stopped after this long.
-const SUITE_TIMEOUT: &str = "0.5";
+const SUITE_TIMEOUT: &str = "0.3";
 
 /// The fixture's sources.
 fn sources() -> PathBuf {
@@ -33,6 +33,22 @@ fn fixture() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("a temporary folder");
     copy_tree(template(), dir.path());
     dir
+}
+
+/// A fresh copy of the fixture's sources alone, for runs that build nothing.
+fn unbuilt_fixture() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    write_files(dir.path(), &files(&sources()));
+    dir
+}
+
+/// Writes each file (relative to `root`) with its bytes.
+fn write_files(root: &Path, files: &BTreeMap<PathBuf, Vec<u8>>) {
+    for (relative, bytes) in files {
+        let to = root.join(relative);
+        std::fs::create_dir_all(to.parent().expect("a folder")).expect("a folder");
+        std::fs::write(to, bytes).expect("copied");
+    }
 }
 
 /// The fixture with its baseline built, made once per version of the fixture's files and
@@ -50,11 +66,7 @@ fn template() -> &'static Path {
             return template;
         }
         let building = tempfile::tempdir_in(cache).expect("a temporary folder");
-        for (relative, bytes) in &files {
-            let to = building.path().join(relative);
-            std::fs::create_dir_all(to.parent().expect("a folder")).expect("a folder");
-            std::fs::write(to, bytes).expect("copied");
-        }
+        write_files(building.path(), &files);
         let output = mutants(building.path(), &["--row", "retired row"]);
         assert_eq!(output.status.code(), Some(0), "{}", text(&output));
         std::fs::remove_dir_all(building.path().join("reports")).expect("removed");
@@ -300,7 +312,7 @@ fn a_failing_baseline_stops_the_run_with_exit_4() {
 
 #[test]
 fn nothing_selected_is_a_clear_success_and_list_shows_rows() {
-    let dir = fixture();
+    let dir = unbuilt_fixture();
     let output = mutants(dir.path(), &["--row", "no such row"]);
     assert_eq!(output.status.code(), Some(0));
     assert!(
@@ -320,7 +332,7 @@ fn nothing_selected_is_a_clear_success_and_list_shows_rows() {
 
 #[test]
 fn a_malformed_row_file_is_a_usage_error_naming_the_file() {
-    let dir = fixture();
+    let dir = unbuilt_fixture();
     std::fs::write(
         dir.path().join("mutants/bad.json"),
         r#"{"rows": [{"id": "x", "file": "a.rs"}]}"#,
@@ -337,7 +349,7 @@ fn a_malformed_row_file_is_a_usage_error_naming_the_file() {
 
 #[test]
 fn shards_split_the_rows_stably_and_merge_back() {
-    let dir = fixture();
+    let dir = unbuilt_fixture();
     let mut seen = Vec::new();
     for k in 1..=3 {
         let output = mutants(dir.path(), &["--list", "--shard", &format!("{k}/3")]);
@@ -392,7 +404,7 @@ fn shards_split_the_rows_stably_and_merge_back() {
 
 #[test]
 fn changed_selects_added_rows_and_rows_whose_vectors_changed() {
-    let dir = fixture();
+    let dir = unbuilt_fixture();
     let git = |args: &[&str]| {
         let status = Command::new("git")
             .current_dir(dir.path())
@@ -417,9 +429,6 @@ fn changed_selects_added_rows_and_rows_whose_vectors_changed() {
     );
     std::fs::write(&rows, with_probe).expect("written");
     git(&["init", "-q"]);
-    // The copy's build outputs are no part of the history.
-    std::fs::create_dir_all(dir.path().join(".git/info")).expect("a folder");
-    std::fs::write(dir.path().join(".git/info/exclude"), "/target\n").expect("written");
     git(&["-c", "user.name=t", "-c", "user.email=t@t", "add", "."]);
     git(&[
         "-c",
