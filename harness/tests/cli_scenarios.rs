@@ -4,7 +4,9 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-const CONFORM: &str = env!("CARGO_BIN_EXE_conform");
+mod common;
+
+use common::{CONFORM, scenario_folder, text};
 
 fn conform(args: &[&str], dir: Option<&Path>) -> Output {
     let mut command = Command::new(CONFORM);
@@ -15,43 +17,15 @@ fn conform(args: &[&str], dir: Option<&Path>) -> Output {
     command.output().expect("conform runs")
 }
 
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
-
-/// A vectors folder: one vector, and the scenarios given (bodies after the id) of str_replace_editor.
-fn folder(scenarios: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("a folder");
-    std::fs::write(
-        dir.path().join("v.json"),
-        r#"{"tool": "web_search", "vectors": [{"id": "plain", "input": {"query": "q"}, "accept": {"query": "q", "count": 8}}]}"#,
-    )
-    .expect("written");
-    let items: Vec<String> = scenarios
-        .iter()
-        .map(|(id, body)| format!(r#"{{"id": "{id}", {body}}}"#))
-        .collect();
-    std::fs::write(
-        dir.path().join("exec.json"),
-        format!(
-            r#"{{"tool": "str_replace_editor", "scenarios": [{}]}}"#,
-            items.join(",\n")
-        ),
-    )
-    .expect("written");
-    dir
-}
-
 const CREATE: &str = r#""files": {}, "steps": [{"call": {"command": "create", "path": "{root}/n.txt", "file_text": "n"}, "output": "New file created successfully at: {root}/n.txt"}], "after": {"n.txt": "n"}"#;
 const WRONG: &str = r#""files": {"a.txt": "a"}, "steps": [{"call": {"command": "view", "path": "{root}/missing"}, "output": "Error: something else"}]"#;
 
 #[test]
 fn run_counts_scenarios_beside_vectors_and_leaves_no_scratch_directory() {
-    let dir = folder(&[("create", CREATE), ("create-2", CREATE), ("wrong", WRONG)]);
+    let dir = scenario_folder(
+        "str_replace_editor",
+        &[("create", CREATE), ("create-2", CREATE), ("wrong", WRONG)],
+    );
     let scratch = tempfile::tempdir().expect("a scratch parent");
     let report = tempfile::tempdir().expect("a report folder");
     let args = [
@@ -97,7 +71,10 @@ fn run_counts_scenarios_beside_vectors_and_leaves_no_scratch_directory() {
 
 #[test]
 fn filter_tool_and_known_failures_apply_to_scenarios() {
-    let dir = folder(&[("create", CREATE), ("wrong", WRONG)]);
+    let dir = scenario_folder(
+        "str_replace_editor",
+        &[("create", CREATE), ("wrong", WRONG)],
+    );
     let vectors = dir.path().to_str().expect("UTF-8");
     let output = conform(
         &[
@@ -187,7 +164,7 @@ fn filter_tool_and_known_failures_apply_to_scenarios() {
 
 #[test]
 fn list_shows_scenarios_and_lint_counts_them() {
-    let dir = folder(&[("create", CREATE)]);
+    let dir = scenario_folder("str_replace_editor", &[("create", CREATE)]);
     let vectors = dir.path().to_str().expect("UTF-8");
     let output = conform(&["list", "--no-builtin", "--vectors", vectors], None);
     assert_eq!(

@@ -10,7 +10,9 @@ use vvoc_harness::sources::{Source, sources};
 use vvoc_harness::suite::{Suite, load_suite};
 use vvoc_harness::{builtin, default_vectors_dir};
 
-const CONFORM: &str = env!("CARGO_BIN_EXE_conform");
+mod common;
+
+use common::{CONFORM, text};
 
 /// Runs `conform` in `dir`.
 fn conform(dir: &Path, args: &[&str]) -> Output {
@@ -34,14 +36,6 @@ fn repository_suite() -> &'static Suite {
     SUITE.get_or_init(|| {
         load_suite(&[default_vectors_dir()]).expect("the repository's vectors load")
     })
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
 }
 
 /// Every file of the repository's `vectors/` (hidden ones aside), by relative path, with its bytes.

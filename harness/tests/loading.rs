@@ -1,23 +1,15 @@
 //! Bad vector files are refused with their path, the vector's index and id, and what is wrong.
 
-use std::fs;
 use std::path::PathBuf;
 
 use vvoc_harness::vectors::load;
 
-/// A vectors folder holding the given files.
-fn folder(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    for (name, text) in files {
-        let path = dir.path().join(name);
-        fs::create_dir_all(path.parent().expect("a parent")).expect("a subfolder");
-        fs::write(path, text).expect("a written file");
-    }
-    dir
-}
+mod common;
+
+use common::files_folder;
 
 fn load_error(files: &[(&str, &str)]) -> String {
-    let dir = folder(files);
+    let dir = files_folder(files);
     let error = load(&[dir.path().to_owned()]).expect_err("the folder must be refused");
     // Report the file relative to the folder, so the assertions need no temporary path.
     error
@@ -32,7 +24,7 @@ const GOOD: &str = r#"{"tool": "web_search", "vectors": [
 #[test]
 fn a_good_folder_loads_in_sorted_path_order() {
     let second = GOOD.replace("\"ok\"", "\"second\"");
-    let dir = folder(&[
+    let dir = files_folder(&[
         ("b/z.json", &second),
         ("a.json", GOOD),
         ("notes.txt", "ignored"),
@@ -131,7 +123,7 @@ fn a_duplicate_id_across_files_is_refused_naming_the_first() {
 #[test]
 fn the_same_id_in_two_tools_is_fine() {
     let other = GOOD.replace("web_search", "web_fetch");
-    let dir = folder(&[("a.json", GOOD), ("b.json", &other)]);
+    let dir = files_folder(&[("a.json", GOOD), ("b.json", &other)]);
     assert_eq!(
         load(&[dir.path().to_owned()])
             .expect("distinct tools")
@@ -169,7 +161,7 @@ fn malformed_issues_are_refused_with_their_position() {
 
 #[test]
 fn an_empty_or_missing_folder_is_refused() {
-    let dir = folder(&[("readme.txt", "no vectors here")]);
+    let dir = files_folder(&[("readme.txt", "no vectors here")]);
     let error = load(&[dir.path().to_owned()])
         .expect_err("no vector file")
         .to_string();
@@ -188,7 +180,7 @@ fn an_empty_or_missing_folder_is_refused() {
 #[test]
 fn inputs_keep_what_serde_json_cannot_hold() {
     let text = r#"{"tool": "web_search", "vectors": [{"id": "odd", "input": {"query": "\ud800", "count": 1e400, "query": "\udc00"}, "accept": {}}]}"#;
-    let dir = folder(&[("x.json", text)]);
+    let dir = files_folder(&[("x.json", text)]);
     let vectors = load(&[dir.path().to_owned()]).expect("a valid file");
     assert_eq!(
         vectors[0].input.to_compact(),

@@ -7,7 +7,10 @@ use std::time::{Duration, Instant};
 
 use vvoc_harness::{Outcome, default_vectors_dir};
 
-const CONFORM: &str = env!("CARGO_BIN_EXE_conform");
+mod common;
+
+use common::{CONFORM, still_running_after, text};
+
 const FAKE: &str = env!("CARGO_BIN_EXE_fake-peer");
 
 /// A vectors folder of `web_search` vectors: two plain ones and one per given fake mode. The
@@ -66,14 +69,6 @@ fn says(output: &Output, words: &str) {
         all.contains(words),
         "expected the output to say {words:?}:\n{all}"
     );
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
 }
 
 /// The number in the vector summary's `total` row under the column `outcome`; fails the test
@@ -600,34 +595,6 @@ fn writing_known_failures_after_a_selection_keeps_the_other_entries() {
             && kept.contains("plain-accept"),
         "{kept}"
     );
-}
-
-/// Whether some process's command line still contains `marker` after `grace` (checked every
-/// 10 ms, so a process that is gone sooner ends the wait).
-fn still_running_after(marker: &str, grace: Duration) -> bool {
-    let started = Instant::now();
-    while process_running(marker) {
-        if started.elapsed() >= grace {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    false
-}
-
-/// Whether some process's command line contains `marker`.
-fn process_running(marker: &str) -> bool {
-    std::fs::read_dir("/proc")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .any(|entry| {
-            std::fs::read(entry.path().join("cmdline")).is_ok_and(|cmdline| {
-                String::from_utf8_lossy(&cmdline)
-                    .replace('\0', " ")
-                    .contains(marker)
-            })
-        })
 }
 
 #[test]

@@ -6,30 +6,9 @@ use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-const CONFORM: &str = env!("CARGO_BIN_EXE_conform");
+mod common;
 
-/// A vectors folder with the given `hashline_edit` scenarios (bodies after the id) and one vector.
-fn folder(scenarios: &[(&str, String)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("a folder");
-    std::fs::write(
-        dir.path().join("v.json"),
-        r#"{"tool": "web_search", "vectors": [{"id": "plain", "input": {"query": "q"}, "accept": {"query": "q", "count": 8}}]}"#,
-    )
-    .expect("written");
-    let items: Vec<String> = scenarios
-        .iter()
-        .map(|(id, body)| format!(r#"{{"id": "{id}", {body}}}"#))
-        .collect();
-    std::fs::write(
-        dir.path().join("exec.json"),
-        format!(
-            r#"{{"tool": "hashline_edit", "scenarios": [{}]}}"#,
-            items.join(",\n")
-        ),
-    )
-    .expect("written");
-    dir
-}
+use common::{CONFORM, scenario_folder, still_running_after, text};
 
 /// The worked example §3.1 of execution.md (anchors, then a replace), with `fake` riding on the
 /// call so that the fake peer misbehaves there.
@@ -57,14 +36,6 @@ const STALE_ANCHORS: &str = r#""files": {"b.txt": "line 1\nline 2\nline 3\nline 
    "output": "Error: hash mismatch - 2 lines have changed since last read. Use updated {line_number}#{hash_id} references below (>>> marks changed lines).\n\n    1#NJ#KJ|line 1\n>>> 2#VQ#RJ|LINE 2\n    3#YX#VQ|line 3\n    4#WK#RV|line 4\n    ...\n    7#SB#WY|line 7\n    8#KM#ZP|line 8\n>>> 9#PR#ZR|LINE 9\n    10#JR#PP|line 10\n    11#TR#VW|line 11\nTip: reuse LINE#ID#ANCHOR entries from the latest read output or mismatch snippet, or batch related edits in one call."}
  ],
  "after": {"b.txt": "line 1\nLINE 2\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8\nLINE 9\nline 10\nline 11\nline 12\n"}"#;
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
 
 /// `conform run` of `dir` against `peer`, with scratch directories in `scratch`, bounded in time;
 /// the timeout is 2 s unless `extra` gives one.
@@ -135,7 +106,7 @@ fn the_reference_served_as_a_peer_passes_scenarios_exactly_with_validated_messag
         ("stale-2", STALE_ANCHORS.to_owned()),
         ("replace-3", replace_one_line(None)),
     ];
-    let dir = folder(&scenarios);
+    let dir = scenario_folder("hashline_edit", &scenarios);
     let scratch = tempfile::tempdir().expect("a scratch parent");
     let peer = format!("{CONFORM} peer");
     let output = run(
@@ -181,7 +152,7 @@ fn misbehaviour_mid_scenario_is_classified_without_a_hang_and_leaves_no_director
         ("garbage", stale_anchors("garbage")),
         ("error", replace_one_line(Some("error"))),
     ];
-    let dir = folder(&scenarios);
+    let dir = scenario_folder("hashline_edit", &scenarios);
     let scratch = tempfile::tempdir().expect("a scratch parent");
     let report = tempfile::tempdir().expect("a report folder");
     let started = Instant::now();
@@ -236,7 +207,7 @@ fn misbehaviour_mid_scenario_is_classified_without_a_hang_and_leaves_no_director
 
 #[test]
 fn a_peer_that_executes_nothing_leaves_scenarios_unsupported_and_a_bad_list_is_a_bad_hello() {
-    let dir = folder(&[("fine", replace_one_line(None))]);
+    let dir = scenario_folder("hashline_edit", &[("fine", replace_one_line(None))]);
     let scratch = tempfile::tempdir().expect("a scratch parent");
     let output = run(
         dir.path(),
@@ -272,7 +243,7 @@ fn too_many_restarts_in_scenarios_make_the_peer_unusable_and_still_clean_up() {
         ("crash-2", replace_one_line(Some("crash"))),
         ("crash-3", replace_one_line(Some("crash"))),
     ];
-    let dir = folder(&scenarios);
+    let dir = scenario_folder("hashline_edit", &scenarios);
     let scratch = tempfile::tempdir().expect("a scratch parent");
     let output = run(dir.path(), FAKE, scratch.path(), &["--max-restarts", "1"]);
     assert_eq!(output.status.code(), Some(3), "{}", text(&output));
@@ -289,37 +260,9 @@ fn too_many_restarts_in_scenarios_make_the_peer_unusable_and_still_clean_up() {
     assert_eq!(left_behind(scratch.path()), Vec::<String>::new());
 }
 
-/// Whether some process's command line still contains `marker` after `grace` (checked every
-/// 10 ms, so a process that is gone sooner ends the wait).
-fn still_running_after(marker: &str, grace: Duration) -> bool {
-    let started = Instant::now();
-    while process_running(marker) {
-        if started.elapsed() >= grace {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    false
-}
-
-/// Whether some process's command line contains `marker`.
-fn process_running(marker: &str) -> bool {
-    std::fs::read_dir("/proc")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .any(|entry| {
-            std::fs::read(entry.path().join("cmdline")).is_ok_and(|cmdline| {
-                String::from_utf8_lossy(&cmdline)
-                    .replace('\0', " ")
-                    .contains(marker)
-            })
-        })
-}
-
 #[test]
 fn an_interrupt_mid_scenario_leaves_no_directory_and_no_peer() {
-    let dir = folder(&[("hang", replace_one_line(Some("hang")))]);
+    let dir = scenario_folder("hashline_edit", &[("hang", replace_one_line(Some("hang")))]);
     let scratch = tempfile::tempdir().expect("a scratch parent");
     let marker = format!("interrupt-marker-{}", std::process::id());
     let mut child = Command::new(CONFORM)

@@ -1,23 +1,15 @@
 //! Bad scenario files are refused with their path, the scenario's index and id, and what is wrong;
 //! nothing in a scenario may reach outside its directory.
 
-use std::fs;
-
 use vvoc_harness::suite::load_suite;
 use vvoc_harness::tree::Entry;
 
-fn folder(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    for (name, text) in files {
-        let path = dir.path().join(name);
-        fs::create_dir_all(path.parent().expect("a parent")).expect("a subfolder");
-        fs::write(path, text).expect("a written file");
-    }
-    dir
-}
+mod common;
+
+use common::files_folder;
 
 fn load_error(files: &[(&str, &str)]) -> String {
-    let dir = folder(files);
+    let dir = files_folder(files);
     let error = load_suite(&[dir.path().to_owned()]).expect_err("the folder must be refused");
     error
         .to_string()
@@ -52,7 +44,7 @@ fn a_good_scenario_file_loads_beside_vectors_in_file_order() {
         {"call": {"command": "create", "path": "{root}/nodir/x", "file_text": ""}, "throws": "ENOENT"}
       ],
       "after": {"bin": {"base64": "//4A"}, "b/c.txt": "new"}}]}"#;
-    let dir = folder(&[("b.json", vectors), ("a.json", scenarios)]);
+    let dir = files_folder(&[("b.json", vectors), ("a.json", scenarios)]);
     let suite = load_suite(&[dir.path().to_owned()]).expect("a valid folder");
     assert_eq!(
         suite.names,
@@ -188,7 +180,7 @@ fn paths_given_to_a_tool_stay_inside_the_scenarios_directory() {
     // Judged by the text alone: a relative path is refused even where validation would refuse
     // the call, so a file loads the same whatever implementation runs it.
     let refused_anyway = r#""files": {}, "steps": [{"call": {"filePath": "a", "edits": []}, "output": "Error: INVALID_INPUT: ..."}]"#;
-    let dir = folder(&[("x.json", &scenario("hashline_edit", refused_anyway))]);
+    let dir = files_folder(&[("x.json", &scenario("hashline_edit", refused_anyway))]);
     let error = load_suite(&[dir.path().to_owned()]).expect_err("a relative filePath");
     assert!(
         error
@@ -197,13 +189,13 @@ fn paths_given_to_a_tool_stay_inside_the_scenarios_directory() {
         "{error}"
     );
     let blank = r#""files": {}, "steps": [{"call": {"filePath": "   ", "edits": [{"op": "append", "lines": ["x"]}]}, "output": "Error: INVALID_INPUT: ..."}]"#;
-    let dir = folder(&[("x.json", &scenario("hashline_edit", blank))]);
+    let dir = files_folder(&[("x.json", &scenario("hashline_edit", blank))]);
     assert!(
         load_suite(&[dir.path().to_owned()]).is_ok(),
         "a blank path is refused by the contract itself, so it never runs"
     );
     let relative = r#""files": {}, "steps": [{"call": {"command": "view", "path": "a.txt"}, "output": "Error: ..."}]"#;
-    let dir = folder(&[("x.json", &scenario("str_replace_editor", relative))]);
+    let dir = files_folder(&[("x.json", &scenario("str_replace_editor", relative))]);
     assert!(
         load_suite(&[dir.path().to_owned()]).is_ok(),
         "str_replace_editor refuses relative paths itself"
