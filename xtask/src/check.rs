@@ -278,18 +278,11 @@ fn generated(context: &Context) -> Result<Verdict> {
 }
 
 fn file_lint(context: &Context) -> Result<Verdict> {
-    let args = [
-        "run",
-        "--quiet",
-        "--locked",
-        "-p",
-        "vvoc-harness",
-        "--bin",
-        "conform",
-        "--",
-        "lint",
-    ];
-    command(context, "cargo", &args, |log| last_line(log, "ok:"))
+    let conform = match built_conform(context)? {
+        Ok(conform) => conform,
+        Err(failed) => return Ok(failed),
+    };
+    command(context, &conform, &["lint"], |log| last_line(log, "ok:"))
 }
 
 fn coverage(context: &Context) -> Result<Verdict> {
@@ -312,6 +305,34 @@ fn mutation(context: &Context) -> Result<Verdict> {
 }
 
 fn peer_suite(context: &Context) -> Result<Verdict> {
+    let conform = match built_conform(context)? {
+        Ok(conform) => conform,
+        Err(failed) => return Ok(failed),
+    };
+    let peer = format!("{conform} peer");
+    let args = [
+        "run",
+        "--peer",
+        peer.as_str(),
+        "--jobs",
+        "2",
+        "--validate-protocol",
+    ];
+    command(context, &conform, &args, |log| {
+        let vectors = log
+            .lines()
+            .rfind(|l| l.starts_with("passing by level"))
+            .unwrap_or_default()
+            .trim()
+            .to_owned();
+        let scenarios = last_line(log, "scenarios passing by level");
+        format!("through conform peer: {vectors}; {scenarios}")
+    })
+}
+
+/// The debug `conform` of the workspace, built (or found fresh) by cargo; a failed build is the
+/// check's verdict.
+fn built_conform(context: &Context) -> Result<Result<String, Verdict>> {
     let build = [
         "build",
         "--quiet",
@@ -322,28 +343,14 @@ fn peer_suite(context: &Context) -> Result<Verdict> {
         "conform",
     ];
     if let Verdict::Fail(detail, log) = command(context, "cargo", &build, |_| String::new())? {
-        return Ok(Verdict::Fail(detail, log));
+        return Ok(Err(Verdict::Fail(detail, log)));
     }
-    let conform = context.root.join("target/debug/conform");
-    let peer = format!("{} peer", conform.display());
-    let args = [
-        "run",
-        "--peer",
-        peer.as_str(),
-        "--jobs",
-        "2",
-        "--validate-protocol",
-    ];
-    command(context, &conform.to_string_lossy(), &args, |log| {
-        let vectors = log
-            .lines()
-            .rfind(|l| l.starts_with("passing by level"))
-            .unwrap_or_default()
-            .trim()
-            .to_owned();
-        let scenarios = last_line(log, "scenarios passing by level");
-        format!("through conform peer: {vectors}; {scenarios}")
-    })
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| context.root.join("target"), std::path::PathBuf::from);
+    Ok(Ok(target
+        .join("debug/conform")
+        .to_string_lossy()
+        .into_owned()))
 }
 
 /// Runs a command in the workspace root; its verdict by exit status, `detail` read from its output.
