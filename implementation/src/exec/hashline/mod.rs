@@ -12,7 +12,7 @@ use std::path::{Component, Path, PathBuf};
 
 use self::canonical::{Canonical, canonicalize, line_list, restore};
 use crate::exec::fs;
-use crate::exec::text::{Text, decode, encode, join_lf, member_units};
+use crate::exec::text::{Text, decode, encode, join_lf, member_units, text};
 use crate::js_string::JsString;
 use crate::json::{Json, Object};
 
@@ -45,7 +45,7 @@ fn call(input: &Object) -> Result<Vec<u16>, Vec<u16>> {
         return delete_file(&path, &file_path, exists);
     }
     if !exists && edits.iter().any(|e| e.pos.is_some()) {
-        return Err(with(&["File not found: "], &file_path));
+        return Err(prefixed("File not found: ", &file_path));
     }
     let read = if exists {
         let bytes = std::fs::read(&path).map_err(|e| runtime(&e, "open", &file_path))?;
@@ -65,7 +65,7 @@ fn call(input: &Object) -> Result<Vec<u16>, Vec<u16>> {
     let applied = apply::apply(before.clone(), &edits)?;
     let result = join_lf(&applied.lines);
     if result == read.text && rename.is_none() {
-        let mut error = with(&["No changes made to "], &file_path);
+        let mut error = prefixed("No changes made to ", &file_path);
         error.extend(". The edits produced identical content.".encode_utf16());
         if applied.no_ops >= 1 {
             let sentence = format!(
@@ -100,10 +100,10 @@ fn call(input: &Object) -> Result<Vec<u16>, Vec<u16>> {
 /// `delete: true` (§1.7).
 fn delete_file(path: &Path, file_path: &[u16], exists: bool) -> Result<Vec<u16>, Vec<u16>> {
     if !exists {
-        return Err(with(&["File not found: "], file_path));
+        return Err(prefixed("File not found: ", file_path));
     }
     std::fs::remove_file(path).map_err(|e| runtime(&e, "unlink", file_path))?;
-    Ok(with(&["Successfully deleted "], file_path))
+    Ok(prefixed("Successfully deleted ", file_path))
 }
 
 /// The target check and the writes of §1.10.
@@ -117,7 +117,7 @@ fn write(
     if let (Some(target), Some(rename)) = (moved_to, rename)
         && fs::is_non_directory(target)
     {
-        let mut error = with(&["rename target already exists: "], rename);
+        let mut error = prefixed("rename target already exists: ", rename);
         error.extend(". Refusing to overwrite an existing file.".encode_utf16());
         return Err(error);
     }
@@ -196,11 +196,9 @@ fn runtime(error: &std::io::Error, syscall: &str, path: &[u16]) -> Vec<u16> {
         .collect()
 }
 
-fn with(parts: &[&str], tail: &[u16]) -> Vec<u16> {
-    let mut out = Text::default();
-    for part in parts {
-        out.s(part);
-    }
+/// `prefix` followed by `tail` (a path as given, which may hold lone surrogates).
+fn prefixed(prefix: &str, tail: &[u16]) -> Vec<u16> {
+    let mut out = text(prefix);
     out.u(tail);
     out.0
 }
