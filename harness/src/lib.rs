@@ -1,11 +1,13 @@
 //! The vvoc conformance harness: loads the contract vectors, runs them against the in-process
 //! reference or a peer process, compares at a chosen level, and reports.
 
+pub mod bench;
 pub mod builtin;
 pub mod child;
 pub mod compare;
 pub mod conformance;
 pub mod digest;
+pub mod fuzz;
 pub mod integrity;
 pub mod json_ser;
 pub mod junit;

@@ -42,6 +42,13 @@ impl PeerCommand {
         })
     }
 
+    /// The program with its arguments, ready to be given pipes and started.
+    pub fn to_command(&self) -> Command {
+        let mut command = Command::new(&self.program);
+        command.args(&self.args);
+        command
+    }
+
     /// The command as it would be typed.
     pub fn display(&self) -> String {
         shell_words::join(std::iter::once(&self.program).chain(&self.args))
@@ -81,8 +88,8 @@ impl PeerProcess {
     /// Starts the peer with its three pipes and their threads.
     pub fn spawn(command: &PeerCommand) -> Result<PeerProcess, String> {
         let mut child = crate::child::spawn(
-            Command::new(&command.program)
-                .args(&command.args)
+            command
+                .to_command()
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped()),

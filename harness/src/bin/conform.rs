@@ -55,6 +55,17 @@ enum Command {
     Run(RunArgs),
     /// Serve the reference implementation over the peer protocol on stdin and stdout.
     Peer,
+    /// Hunt disagreements: generate inputs from the catalog and from mutated vectors, compare a
+    /// peer's answers with the reference's (or another peer's), shrink each disagreement to a
+    /// minimal input and group them into classes.
+    ///
+    /// Example: conform fuzz --peer "python3 my_peer.py" --count 100000 --out reports/fuzz
+    Fuzz(fuzz_command::FuzzArgs),
+    /// Measure checks per second: the reference alone, and with --peer an implementation fed the
+    /// bench stream (every vector's check, --rounds times, pipelined).
+    ///
+    /// Example: conform bench --peer "python3 my_peer.py" --rounds 10
+    Bench(BenchArgs),
     /// Validate one input with the reference and print the verdict as JSON (exit 0 accept, 2 reject).
     Check {
         /// The tool, such as web_search.
@@ -127,6 +138,19 @@ struct LintArgs {
 }
 
 #[derive(Args, Debug)]
+struct BenchArgs {
+    #[command(flatten)]
+    vectors: VectorArgs,
+    /// Also measure this implementation: a command speaking the peer protocol, given the whole
+    /// stream at once and timed from its start to its exit.
+    #[arg(long, value_name = "CMD")]
+    peer: Option<String>,
+    /// How many times every vector is checked.
+    #[arg(long, default_value_t = 100, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    rounds: u64,
+}
+
+#[derive(Args, Debug)]
 struct RunArgs {
     #[command(flatten)]
     vectors: VectorArgs,
@@ -187,8 +211,41 @@ macro_rules! say {
     };
 }
 
+/// `conform bench`: one line per measurement, "<what>: <checks> checks in <s> s: <rate> checks
+/// per second".
+fn bench(args: &BenchArgs) -> Result<u8> {
+    use vvoc_harness::bench::{Throughput, bench_stream, peer_stream, reference_alone};
+    let vectors = load_all(&args.vectors)?.vectors;
+    let rounds = usize::try_from(args.rounds).context("--rounds is too large")?;
+    let line = |what: &str, t: Throughput| {
+        say!(
+            "{what}: {} checks in {:.3} s: {:.0} checks per second",
+            t.checks,
+            t.elapsed.as_secs_f64(),
+            t.rate()
+        )
+    };
+    line("reference alone", reference_alone(&vectors, rounds));
+    if let Some(peer) = &args.peer {
+        let command =
+            vvoc_harness::peer_process::PeerCommand::parse(peer).map_err(anyhow::Error::msg)?;
+        let (stream, checks) = bench_stream(&vectors, rounds);
+        match peer_stream(&command, &stream, checks) {
+            Ok(throughput) => line("peer, bench stream", throughput),
+            Err(error) => {
+                eprintln!("error: {error}");
+                return Ok(UNUSABLE);
+            }
+        }
+    }
+    Ok(OK)
+}
+
 #[path = "conform/run_command.rs"]
 mod run_command;
+
+#[path = "conform/fuzz_command.rs"]
+mod fuzz_command;
 
 fn main() -> ExitCode {
     vvoc_harness::child::kill_children_on_interrupt();
@@ -218,11 +275,13 @@ fn main() -> ExitCode {
 fn execute(command: Command) -> Result<u8> {
     match command {
         Command::Run(args) => run_command::run(args),
+        Command::Fuzz(args) => fuzz_command::run(args),
         Command::Peer => {
             serve(std::io::stdin().lock(), std::io::stdout().lock())
                 .context("cannot serve the peer protocol")?;
             Ok(OK)
         }
+        Command::Bench(args) => bench(&args),
         Command::Check { tool, input } => check(&tool, input),
         Command::Anchors { file } => match anchors(&file) {
             Ok(view) => {
