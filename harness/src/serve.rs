@@ -2,7 +2,7 @@
 //! execution of scenarios with one editing session per session id.
 
 use std::collections::HashMap;
-use std::io::{BufRead, Write};
+use std::io::{BufRead as _, BufReader, BufWriter, Read, Write};
 
 use vvoc_reference::exec::{self, Session};
 use vvoc_reference::{JsString, Json, Tool, validate_json};
@@ -13,16 +13,28 @@ use crate::protocol_result::{CheckAnswer, PeerResult, StepAnswer};
 use crate::protocol_runner::{ToPeer, Unreadable};
 use crate::scenarios::Reply;
 
+/// The size of the input and output buffers: a few hundred messages.
+const BUFFER: usize = 1 << 16;
+
 /// Answers every message of `input` on `output` until `bye` or the end of the input.
 ///
 /// A line that cannot be read still gets an `error` result when its `seq` can be found, so a
 /// client never waits for an answer that will not come.
-pub fn serve(mut input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+pub fn serve(input: impl Read, output: impl Write) -> std::io::Result<()> {
+    let mut input = BufReader::with_capacity(BUFFER, input);
+    let mut output = BufWriter::with_capacity(BUFFER, output);
     let mut bytes = Vec::new();
     let mut sessions: HashMap<String, Session> = HashMap::new();
     loop {
         bytes.clear();
+        // Answers wait in `output`'s buffer while more messages are already read in; they go out
+        // before the peer would block for more, so a client that waits for an answer gets it, and a
+        // pipelining one gets them in a few large writes instead of one per check.
+        if !input.buffer().contains(&b'\n') {
+            output.flush()?;
+        }
         if input.read_until(b'\n', &mut bytes)? == 0 {
+            output.flush()?;
             return Ok(());
         }
         let line = String::from_utf8_lossy(&bytes);
@@ -47,7 +59,7 @@ pub fn serve(mut input: impl BufRead, mut output: impl Write) -> std::io::Result
                 sessions.remove(session.as_ref());
                 continue;
             }
-            Ok(ToPeer::Bye) => return Ok(()),
+            Ok(ToPeer::Bye) => return output.flush(),
             Err(Unreadable::NotJson { error, seq }) => {
                 eprintln!("conform peer: cannot read a line ({error})");
                 match seq {
@@ -65,8 +77,8 @@ pub fn serve(mut input: impl BufRead, mut output: impl Write) -> std::io::Result
             }
             Err(Unreadable::Refused { seq, reason }) => error_result(seq, reason),
         };
-        writeln!(output, "{reply}")?;
-        output.flush()?;
+        output.write_all(reply.as_bytes())?;
+        output.write_all(b"\n")?;
     }
 }
 
