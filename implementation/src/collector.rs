@@ -181,10 +181,19 @@ impl Collector {
         let issue = Issue {
             code,
             path,
-            message: truncate(message.units(), MAX_MESSAGE),
-            expected: expected.map(|e| truncate(e.units(), MAX_MESSAGE)),
+            message: cut(message),
+            expected: expected.map(cut),
             received,
         };
         self.kept.push(Traced { issue, rule });
+    }
+}
+
+/// The text cut to the longest message (§1.4); a text that fits is kept as it is, not copied.
+fn cut(text: JsString) -> JsString {
+    if text.len() <= MAX_MESSAGE {
+        text
+    } else {
+        truncate(text.units(), MAX_MESSAGE)
     }
 }

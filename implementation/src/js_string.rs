@@ -39,6 +39,10 @@ impl JsString {
 
     /// Appends the UTF-16 encoding of `s`.
     pub fn push_str(&mut self, s: &str) {
+        if s.is_ascii() {
+            self.0.extend(s.bytes().map(u16::from));
+            return;
+        }
         self.0.extend(s.encode_utf16());
     }
 
@@ -76,6 +80,11 @@ impl JsString {
 
 /// Whether `units` equal the UTF-16 encoding of `s`.
 pub fn units_eq_str(units: &[u16], s: &str) -> bool {
+    // Names and vocabularies are ASCII: one unit per byte, compared without decoding.
+    if s.is_ascii() {
+        return units.len() == s.len()
+            && units.iter().zip(s.bytes()).all(|(&u, b)| u == u16::from(b));
+    }
     let mut it = units.iter().copied();
     for u in s.encode_utf16() {
         if it.next() != Some(u) {
@@ -92,7 +101,10 @@ pub fn decode(units: &[u16]) -> impl Iterator<Item = Result<char, u16>> + '_ {
 
 impl From<&str> for JsString {
     fn from(s: &str) -> Self {
-        JsString(s.encode_utf16().collect())
+        // A string never has more UTF-16 units than UTF-8 bytes, so this one allocation is enough.
+        let mut units = Vec::with_capacity(s.len());
+        units.extend(s.encode_utf16());
+        JsString(units)
     }
 }
 

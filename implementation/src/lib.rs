@@ -42,12 +42,26 @@ pub fn validate(tool: Tool, input: &serde_json::Value) -> Verdict {
 
 /// Validates one input of `tool`.
 pub fn validate_json(tool: Tool, input: &Json) -> Verdict {
-    let (verdict, _) = validate_traced(tool, input);
-    verdict
+    match run(tool, input) {
+        Ok(output) => Verdict::Accept(output),
+        Err(traced) => Verdict::Reject(traced.into_iter().map(|t| t.issue).collect()),
+    }
 }
 
 /// Validates one input of `tool`, and names the rule behind each issue of a refusal.
 pub fn validate_traced(tool: Tool, input: &Json) -> (Verdict, Vec<Traced>) {
+    match run(tool, input) {
+        Ok(output) => (Verdict::Accept(output), Vec::new()),
+        Err(traced) => {
+            let issues = traced.iter().map(|t| t.issue.clone()).collect();
+            (Verdict::Reject(issues), traced)
+        }
+    }
+}
+
+/// The structural phase, then the branch rules on a structurally valid input: the normalized
+/// output, or the issues kept with their rules.
+fn run(tool: Tool, input: &Json) -> Result<Json, Vec<Traced>> {
     let mut out = Collector::new(tool);
     let output = structural::check_object(&tool.spec().fields, Some(input), &Path::ROOT, &mut out);
     if !out.any()
@@ -56,9 +70,7 @@ pub fn validate_traced(tool: Tool, input: &Json) -> (Verdict, Vec<Traced>) {
         rules::run(tool, object, &mut out);
     }
     if out.any() {
-        let traced = out.into_traced();
-        let issues = traced.iter().map(|t| t.issue.clone()).collect();
-        return (Verdict::Reject(issues), traced);
+        return Err(out.into_traced());
     }
-    (Verdict::Accept(output.unwrap_or(Json::Null)), Vec::new())
+    Ok(output.unwrap_or(Json::Null))
 }

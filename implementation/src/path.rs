@@ -58,9 +58,22 @@ impl<'a> Path<'a> {
         let mut text = JsString::new();
         for seg in self.segments() {
             match seg {
+                // Declared names are identifiers, which need no escaping and no copy.
+                Seg::Field(name)
+                    if name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') =>
+                {
+                    if !text.is_empty() {
+                        text.push('.');
+                    }
+                    text.push_str(name);
+                }
                 Seg::Field(name) => push_name(&mut text, &name.encode_utf16().collect::<Vec<_>>()),
                 Seg::Key(units) => push_name(&mut text, units),
-                Seg::Index(i) => text.push_str(&format!("[{i}]")),
+                Seg::Index(i) => {
+                    text.push('[');
+                    text.push_str(itoa_usize(i, &mut [0; 20]));
+                    text.push(']');
+                }
                 Seg::Branch(_) => continue,
             }
             if text.len() >= MAX_PATH {
@@ -109,6 +122,20 @@ impl<'a> Path<'a> {
         segs.reverse();
         segs
     }
+}
+
+/// The decimal digits of `n`, written into `buffer` (an index needs no allocation).
+fn itoa_usize(mut n: usize, buffer: &mut [u8; 20]) -> &str {
+    let mut at = buffer.len();
+    loop {
+        at -= 1;
+        buffer[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    std::str::from_utf8(&buffer[at..]).unwrap_or("0")
 }
 
 fn push_name(text: &mut JsString, name: &[u16]) {
