@@ -1,0 +1,379 @@
+//! What a fuzz run tells: the summary printed on stdout, and with `--out DIR` the files
+//! `fuzz.json`, `summary.md` and one vector file per tool (`vectors/<tool>/fuzz-seed-<S>.json`)
+//! of the minimal examples, the reference's verdict as their expectation.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use vvoc_reference::{Json, Object, Tool};
+
+use super::{Finding, Fuzzed};
+use crate::compare::describe;
+use crate::outcome::Answer;
+use crate::protocol_hello::Implementation;
+
+/// How many units of an example the stdout table shows.
+const SHOWN: usize = 100;
+
+/// How many never-fired rules stdout lists (the files list them all).
+const LISTED: usize = 20;
+
+/// The summary printed on stdout. Its first line holds the timing; the rest depends only on the
+/// seed, the count, the level and the implementations.
+pub fn summary(run: &Fuzzed) -> String {
+    let mut out = format!(
+        "generated and compared {} inputs in {:.2} s ({:.0} inputs/s); shrunk in {:.2} s\n",
+        run.inputs,
+        run.elapsed.as_secs_f64(),
+        run.rate(),
+        run.shrink_elapsed.as_secs_f64()
+    );
+    let _ = writeln!(
+        out,
+        "conform fuzz: {} inputs of {} tools (seed {}, level {}), {} against {}",
+        run.inputs,
+        run.tools.len(),
+        run.seed,
+        run.level,
+        who(&run.peer),
+        who(&run.against)
+    );
+    if run.timed_out {
+        let _ = writeln!(
+            out,
+            "stopped by --time-limit after {} of {} inputs",
+            run.inputs, run.count
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{} findings in {} classes",
+        run.findings,
+        run.classes.len()
+    );
+    if !run.classes.is_empty() {
+        let width = run
+            .classes
+            .iter()
+            .map(|f| f.class.to_string().chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(5);
+        let _ = writeln!(out, "{:<width$} {:>8}  minimal example", "class", "count");
+        for finding in &run.classes {
+            let example = cut(&finding.minimal.to_compact(), SHOWN);
+            let class = finding.class.to_string();
+            let _ = writeln!(out, "{class:<width$} {:>8}  {example}", finding.count);
+        }
+    }
+    let fired = run.rules.inventory - run.rules.never_fired.len();
+    let _ = writeln!(
+        out,
+        "rules: {fired} of {} input rules fired",
+        run.rules.inventory
+    );
+    if !run.rules.never_fired.is_empty() {
+        let shown: Vec<&str> = run
+            .rules
+            .never_fired
+            .iter()
+            .take(LISTED)
+            .map(String::as_str)
+            .collect();
+        let more = match run.rules.never_fired.len().saturating_sub(LISTED) {
+            0 => String::new(),
+            n => format!(" (and {n} more)"),
+        };
+        let _ = writeln!(out, "never fired: {}{more}", shown.join(", "));
+    }
+    out
+}
+
+/// Writes `fuzz.json`, `summary.md` and the vector files into `dir` (created if missing).
+pub fn write(dir: &Path, run: &Fuzzed) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join("fuzz.json"), json(run).to_pretty() + "\n")?;
+    std::fs::write(dir.join("summary.md"), markdown(run))?;
+    for (path, text) in vector_files(run) {
+        let file = dir.join(path);
+        if let Some(parent) = file.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(file, text)?;
+    }
+    Ok(())
+}
+
+/// `fuzz.json`.
+pub fn json(run: &Fuzzed) -> Json {
+    let mut o = Object::new();
+    o.insert("format", Json::Number(1.0));
+    o.insert("seed", Json::Number(run.seed as f64));
+    o.insert("count", Json::Number(run.count as f64));
+    o.insert("level", Json::str(run.level.as_str()));
+    o.insert("peer", hello(&run.peer));
+    o.insert("against", hello(&run.against));
+    let tools = run.tools.iter().map(|t| Json::str(t.id())).collect();
+    o.insert("tools", Json::Array(tools));
+    o.insert("inputs", Json::Number(run.inputs as f64));
+    o.insert("findings", Json::Number(run.findings as f64));
+    o.insert("timed_out", Json::Bool(run.timed_out));
+    o.insert(
+        "unusable",
+        run.unusable.as_deref().map_or(Json::Null, Json::str),
+    );
+    o.insert(
+        "seconds",
+        Json::Number(thousandths(run.elapsed.as_secs_f64())),
+    );
+    o.insert("inputs_per_second", Json::Number(run.rate().round()));
+    o.insert(
+        "shrink_seconds",
+        Json::Number(thousandths(run.shrink_elapsed.as_secs_f64())),
+    );
+    let classes = run.classes.iter().map(class_json).collect();
+    o.insert("classes", Json::Array(classes));
+    let mut rules = Object::new();
+    rules.insert("inventory", Json::Number(run.rules.inventory as f64));
+    let fired = run.rules.inventory - run.rules.never_fired.len();
+    rules.insert("fired", Json::Number(fired as f64));
+    let never = run.rules.never_fired.iter().map(|r| Json::str(r)).collect();
+    rules.insert("never_fired", Json::Array(never));
+    o.insert("rules", Json::Object(rules));
+    o.insert("stderr_tail", Json::str(&run.stderr_tail));
+    Json::Object(o)
+}
+
+/// `summary.md`: the table of classes, then each class with its minimal example and both answers.
+pub fn markdown(run: &Fuzzed) -> String {
+    let mut out = String::from("# Fuzz report\n\n");
+    let _ = writeln!(
+        out,
+        "`conform fuzz`, seed {}, {} inputs of {} tools at level `{}`: **{} findings in {} classes**.",
+        run.seed,
+        run.inputs,
+        run.tools.len(),
+        run.level,
+        run.findings,
+        run.classes.len()
+    );
+    let _ = writeln!(
+        out,
+        "Peer: {}; compared against: {}.\n",
+        who(&run.peer),
+        who(&run.against)
+    );
+    if let Some(reason) = &run.unusable {
+        let _ = writeln!(out, "The run stopped: the peer is unusable: {reason}\n");
+    }
+    if !run.classes.is_empty() {
+        out.push_str("| tool | where | kind | count | first input | what |\n");
+        out.push_str("| --- | --- | --- | ---: | ---: | --- |\n");
+        for f in &run.classes {
+            let _ = writeln!(
+                out,
+                "| `{}` | `{}` | {} | {} | {} | {} |",
+                f.class.tool,
+                f.class.pattern,
+                f.class.kind,
+                f.count,
+                f.first,
+                what(f).replace('|', "\\|")
+            );
+        }
+        out.push('\n');
+    }
+    for f in &run.classes {
+        let _ = writeln!(
+            out,
+            "## `{}` `{}` {} ({})\n",
+            f.class.tool, f.class.pattern, f.class.kind, f.count
+        );
+        let _ = writeln!(out, "{}\n", what(f));
+        let _ = writeln!(out, "Minimal input (from input {}):\n", f.first);
+        let _ = writeln!(out, "```json\n{}\n```\n", f.minimal.to_compact());
+        let _ = writeln!(
+            out,
+            "Expected:\n\n```json\n{}\n```\n",
+            answer(&f.expected).to_compact()
+        );
+        let _ = writeln!(
+            out,
+            "Received:\n\n```json\n{}\n```\n",
+            answer(&f.received).to_compact()
+        );
+    }
+    let fired = run.rules.inventory - run.rules.never_fired.len();
+    let _ = writeln!(
+        out,
+        "## Rules\n\n{fired} of {} input rules fired.",
+        run.rules.inventory
+    );
+    if !run.rules.never_fired.is_empty() {
+        out.push_str("\nNever fired:\n\n");
+        for rule in &run.rules.never_fired {
+            let _ = writeln!(out, "- `{rule}`");
+        }
+    }
+    out
+}
+
+/// One vector file per tool with findings, `vectors/<tool>/fuzz-seed-<S>.json`, each minimal
+/// example a vector whose expectation is the reference's verdict (interfaces.md §3).
+pub fn vector_files(run: &Fuzzed) -> Vec<(String, String)> {
+    let mut by_tool: BTreeMap<Tool, Vec<&Finding>> = BTreeMap::new();
+    for finding in &run.classes {
+        by_tool.entry(finding.class.tool).or_default().push(finding);
+    }
+    by_tool
+        .into_iter()
+        .map(|(tool, findings)| {
+            let mut used: Vec<String> = Vec::new();
+            let vectors = findings
+                .into_iter()
+                .map(|f| {
+                    let id = unique_id(&f.class.pattern, &f.class.kind.name(), &mut used);
+                    let mut v = Object::new();
+                    v.insert("id", Json::str(&id));
+                    let note = format!(
+                        "found by conform fuzz (seed {}, input {}, {} inputs in the class): {}; \
+                         the expectation is the reference's verdict",
+                        run.seed,
+                        f.first,
+                        f.count,
+                        what(f)
+                    );
+                    v.insert("note", Json::str(&note));
+                    v.insert("input", f.minimal.clone());
+                    if let Json::Object(verdict) = &f.reference.to_json() {
+                        for (name, value) in verdict.iter() {
+                            v.insert(&name.to_string(), value.clone());
+                        }
+                    }
+                    Json::Object(v)
+                })
+                .collect();
+            let mut file = Object::new();
+            file.insert("tool", Json::str(tool.id()));
+            file.insert("vectors", Json::Array(vectors));
+            let path = format!("vectors/{}/fuzz-seed-{}.json", tool.id(), run.seed);
+            (path, Json::Object(file).to_pretty() + "\n")
+        })
+        .collect()
+}
+
+/// One line on how the answers to the minimal input differ.
+pub fn what(finding: &Finding) -> String {
+    match (&finding.expected, &finding.received) {
+        (Answer::Verdict(e), Answer::Verdict(r)) => describe(e, r),
+        (Answer::Verdict(_), other) => format!("the peer {}", failure(other)),
+        (other, _) => format!("the --against peer {}", failure(other)),
+    }
+}
+
+fn failure(answer: &Answer) -> String {
+    match answer {
+        Answer::Verdict(_) => "answered a verdict".to_owned(),
+        Answer::Error(text) => format!("answered error: {text}"),
+        Answer::Timeout => "did not answer in time".to_owned(),
+        Answer::Crash(text) => format!("crashed: {text}"),
+        Answer::ProtocolError(text) => format!("broke the protocol: {text}"),
+        Answer::Unsupported => "does not implement the tool".to_owned(),
+    }
+}
+
+/// An answer as `conformance.json` writes one.
+fn answer(answer: &Answer) -> Json {
+    let mut o = Object::new();
+    match answer {
+        Answer::Verdict(verdict) => return verdict.to_json(),
+        Answer::Error(text) => o.insert("error", Json::str(text)),
+        Answer::Timeout => o.insert("timeout", Json::Bool(true)),
+        Answer::Crash(text) => o.insert("crash", Json::str(text)),
+        Answer::ProtocolError(text) => o.insert("protocol_error", Json::str(text)),
+        Answer::Unsupported => o.insert("unsupported", Json::Bool(true)),
+    }
+    Json::Object(o)
+}
+
+fn class_json(f: &Finding) -> Json {
+    let mut o = Object::new();
+    o.insert("tool", Json::str(f.class.tool.id()));
+    o.insert("pattern", Json::str(&f.class.pattern));
+    o.insert("kind", Json::str(&f.class.kind.name()));
+    o.insert("count", Json::Number(f.count as f64));
+    o.insert("first_input", Json::Number(f.first as f64));
+    o.insert("what", Json::str(&what(f)));
+    o.insert("minimal", f.minimal.clone());
+    o.insert("expected", answer(&f.expected));
+    o.insert("received", answer(&f.received));
+    o.insert("reference", f.reference.to_json());
+    o.insert("original", f.original.clone());
+    Json::Object(o)
+}
+
+fn hello(implementation: &Implementation) -> Json {
+    let mut o = Object::new();
+    o.insert("name", Json::str(&implementation.name));
+    o.insert("version", Json::str(&implementation.version));
+    o.insert("language", Json::str(&implementation.language));
+    Json::Object(o)
+}
+
+fn who(implementation: &Implementation) -> String {
+    format!("{} {}", implementation.name, implementation.version)
+}
+
+/// A vector id from a class: `fuzz-<where>-<kind>`, lowercase letters, digits and dashes, made
+/// unique within its file.
+fn unique_id(pattern: &str, kind: &str, used: &mut Vec<String>) -> String {
+    let mut slug = String::new();
+    for c in format!("{pattern}-{kind}").chars() {
+        match c.to_ascii_lowercase() {
+            l @ ('a'..='z' | '0'..='9') => slug.push(l),
+            _ if !slug.ends_with('-') => slug.push('-'),
+            _ => {}
+        }
+    }
+    let base = format!("fuzz-{}", slug.trim_matches('-'));
+    let mut id = base.clone();
+    let mut n = 2;
+    while used.contains(&id) {
+        id = format!("{base}-{n}");
+        n += 1;
+    }
+    used.push(id.clone());
+    id
+}
+
+/// `text` cut to `n` characters, with an ellipsis when cut.
+fn cut(text: &str, n: usize) -> String {
+    match text.chars().count() > n {
+        true => text.chars().take(n - 1).chain(['…']).collect(),
+        false => text.to_owned(),
+    }
+}
+
+fn thousandths(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_slugs_made_unique() {
+        let mut used = Vec::new();
+        assert_eq!(
+            unique_id("items[*].?", "missing-issue", &mut used),
+            "fuzz-items-missing-issue"
+        );
+        assert_eq!(
+            unique_id("items.?", "missing-issue", &mut used),
+            "fuzz-items-missing-issue-2"
+        );
+        assert_eq!(unique_id("(root)", "crash", &mut used), "fuzz-root-crash");
+    }
+}
