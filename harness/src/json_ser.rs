@@ -172,13 +172,13 @@ impl ser::Serializer for Serializer {
         value: &T,
     ) -> Result<Json, Error> {
         let inner = value.serialize(Serializer)?;
-        match (name, inner) {
+        match (name, &inner) {
             (EMBEDDED, Json::String(text)) => {
                 let text = text.to_string_lossy();
                 Json::parse(&text).map_err(|e| Error(format!("an embedded value: {e}")))
             }
             (EMBEDDED, _) => Err(unsupported("an embedded value that is not JSON text")),
-            (_, inner) => Ok(inner),
+            (_, _) => Ok(inner),
         }
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -268,7 +268,7 @@ impl ser::SerializeMap for Members {
     type Ok = Json;
     type Error = Error;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
-        match key.serialize(Serializer)? {
+        match &key.serialize(Serializer)? {
             Json::String(name) => match name.to_str() {
                 Some(name) => self.key = Some(name),
                 None => return Err(unsupported("a member name with a lone surrogate")),

@@ -32,13 +32,9 @@ pub fn message_type(message: &Object) -> String {
 /// A message line as an object.
 pub(crate) fn message(line: &str) -> Result<Object, String> {
     let json = Json::parse(line).map_err(|e| format!("not JSON ({e}): {}", preview(line)))?;
-    match json {
-        Json::Object(o) => Ok(o),
-        other => Err(format!(
-            "a message must be an object, found {}",
-            other.type_name()
-        )),
-    }
+    let kind = json.type_name();
+    json.into_object()
+        .ok_or_else(|| format!("a message must be an object, found {kind}"))
 }
 
 /// Whether the message has the `type` `expected`.

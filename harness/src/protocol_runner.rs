@@ -122,9 +122,11 @@ impl ToPeer<'_> {
     /// Reads a runner's line, as a peer: leniently, so that every check and step that carries a
     /// `seq` gets an answer, and a session may be named by any JSON value.
     pub fn read(line: &str) -> Result<ToPeer<'static>, Unreadable> {
-        let message = match Json::parse(line) {
-            Ok(Json::Object(message)) => message,
-            Ok(other) => return Err(Unreadable::NotObject(other.type_name())),
+        let mut message = match Json::parse(line) {
+            Ok(json) => {
+                let kind = json.type_name();
+                json.into_object().ok_or(Unreadable::NotObject(kind))?
+            }
             Err(error) => {
                 return Err(Unreadable::NotJson {
                     error: error.to_string(),
@@ -132,6 +134,8 @@ impl ToPeer<'_> {
                 });
             }
         };
+        // The input is moved out, not copied: it may be large and deep.
+        let input = message.remove("input");
         let seq = Seq(message.get("seq").cloned().unwrap_or(Json::Null));
         let session = || {
             Cow::Owned(match message.get("session") {
@@ -154,9 +158,7 @@ impl ToPeer<'_> {
                 .map_err(|unknown| refused(seq, unknown.to_string()))
         };
         let input = |seq: &Seq, kind: &str| {
-            message
-                .get("input")
-                .cloned()
+            input
                 .map(Cow::Owned)
                 .ok_or_else(|| refused(seq, format!("the {kind} has no input")))
         };

@@ -15,20 +15,31 @@ pub fn to_number(value: &Json) -> f64 {
     }
 }
 
-/// An array as text: its elements joined with `,`, `null` as empty text, nested arrays likewise.
+/// An array as text: its elements joined with `,`, `null` as empty text, nested arrays likewise
+/// (however deep: the arrays being joined are kept on a stack, not in calls).
 fn join(items: &[Json]) -> String {
-    let parts: Vec<String> = items
-        .iter()
-        .map(|item| match item {
-            Json::Null => String::new(),
-            Json::Bool(b) => b.to_string(),
-            Json::Number(n) => format_js_number(*n),
-            Json::String(s) => s.to_string_lossy(),
-            Json::Array(inner) => join(inner),
-            Json::Object(_) => "[object Object]".to_owned(),
-        })
-        .collect();
-    parts.join(",")
+    let mut out = String::new();
+    // Each array being joined: its remaining elements, and whether one was written yet.
+    let mut open = vec![(items.iter(), false)];
+    while let Some((elements, started)) = open.last_mut() {
+        let Some(item) = elements.next() else {
+            open.pop();
+            continue;
+        };
+        if *started {
+            out.push(',');
+        }
+        *started = true;
+        match item {
+            Json::Null => {}
+            Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Json::Number(n) => out.push_str(&format_js_number(*n)),
+            Json::String(s) => out.push_str(&s.to_string_lossy()),
+            Json::Array(inner) => open.push((inner.iter(), false)),
+            Json::Object(_) => out.push_str("[object Object]"),
+        }
+    }
+    out
 }
 
 fn format_js_number(n: f64) -> String {
@@ -181,5 +192,23 @@ mod tests {
         assert!(n("[1,2]").is_nan());
         assert!(n("[true]").is_nan());
         assert!(n("[{}]").is_nan());
+        assert_eq!(n("[[[7]]]"), 7.0);
+        assert_eq!(n("[[[]]]"), 0.0);
+        assert!(n("[[],[]]").is_nan(), "joined as \",\"");
+        assert!(n("[[1],2]").is_nan(), "joined as \"1,2\"");
+    }
+
+    #[test]
+    fn arrays_of_any_depth_convert_on_a_small_stack() {
+        std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(|| {
+                let depth = 1_000_000;
+                let text = format!(r#"{}" 200 "{}"#, "[".repeat(depth), "]".repeat(depth));
+                assert_eq!(n(&text), 200.0);
+            })
+            .expect("a thread")
+            .join()
+            .expect("converted on a small stack");
     }
 }

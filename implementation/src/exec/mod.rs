@@ -84,12 +84,14 @@ pub fn executes(tool: Tool) -> bool {
 /// nothing. Relative paths resolve against the process's working directory.
 pub fn execute(tool: Tool, input: &Json, session: &mut Session) -> Result<Outcome, NotExecuted> {
     let accepted = match crate::validate_json(tool, input) {
-        Verdict::Accept(Json::Object(object)) => object,
-        Verdict::Accept(_) => {
-            return Ok(Outcome::Output(JsString::from(
-                "Error: the validator accepted a non-object",
-            )));
-        }
+        Verdict::Accept(output) => match output.into_object() {
+            Some(object) => object,
+            None => {
+                return Ok(Outcome::Output(JsString::from(
+                    "Error: the validator accepted a non-object",
+                )));
+            }
+        },
         Verdict::Reject(issues) => {
             let mut text = JsString::from("Error: ");
             text.push_units(one_line(&issues).units());

@@ -4,20 +4,24 @@
 //! doubles (`1e400` is infinite, `1.0` is the integer 1), strings are UTF-16 and may hold lone
 //! surrogates, a repeated member name keeps its first position and its last value, and members
 //! whose name is an array index come first in ascending order. `serde_json` refuses infinite
-//! numbers and lone surrogates, so the parser is written here (`parse.rs`).
+//! numbers and lone surrogates, so the parser is written here (`parse.rs`). Values nest as deep
+//! as their text allows: parsing, writing, cloning, comparing and dropping never recurse
+//! (`walk.rs`).
 
 mod parse;
+mod walk;
 
 use std::collections::HashMap;
 use std::fmt;
 
-pub use parse::{MAX_DEPTH, ParseError};
+pub use parse::ParseError;
+use walk::{Children, fold_tree};
 
 use crate::js_string::JsString;
 use crate::text::push_json_escaped;
 
-/// A JSON value.
-#[derive(Clone, Debug, PartialEq)]
+/// A JSON value, of any depth. `Clone`, `PartialEq`, `Debug` (the compact text) and `Drop` are
+/// written without recursion (`walk.rs`).
 pub enum Json {
     /// `null`.
     Null,
@@ -65,6 +69,15 @@ impl Json {
         }
     }
 
+    /// The object itself, when the value is one. (`Json` has a `Drop`, so a pattern cannot
+    /// move the object out.)
+    pub fn into_object(mut self) -> Option<Object> {
+        match &mut self {
+            Json::Object(o) => Some(std::mem::take(o)),
+            _ => None,
+        }
+    }
+
     /// The array, when the value is one.
     pub fn as_array(&self) -> Option<&[Json]> {
         match self {
@@ -92,32 +105,20 @@ impl Json {
     /// The compact JSON text (no whitespace; strings quoted as in §6.4; numbers as in §1.7).
     pub fn to_compact(&self) -> String {
         let mut out = JsString::new();
-        write_value(&mut out, self, None, 0);
+        write_value(&mut out, self, None);
         out.to_string_lossy()
     }
 
     /// The pretty JSON text of §8.5: two-space indentation, members in the value's own order.
     pub fn to_pretty(&self) -> String {
         let mut out = JsString::new();
-        write_value(&mut out, self, Some("  "), 0);
+        write_value(&mut out, self, Some("  "));
         out.to_string_lossy()
     }
 
     /// Equality with numbers compared by value (`1` equals `1.0`), as vectors compare outputs.
     pub fn same_as(&self, other: &Json) -> bool {
-        match (self, other) {
-            (Json::Number(a), Json::Number(b)) => a == b || (a.is_nan() && b.is_nan()),
-            (Json::Array(a), Json::Array(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_as(y))
-            }
-            (Json::Object(a), Json::Object(b)) => {
-                a.len() == b.len()
-                    && a.iter()
-                        .zip(b.iter())
-                        .all(|((ka, va), (kb, vb))| ka == kb && va.same_as(vb))
-            }
-            _ => self == other,
-        }
+        walk::equal(self, other, |a, b| a == b || (a.is_nan() && b.is_nan()))
     }
 }
 
@@ -125,19 +126,38 @@ impl Object {
     /// An object of the given members, read as the host reads them: a repeated name keeps its
     /// first position and its last value, and array-index names move first in ascending order.
     pub fn from_members(members: impl IntoIterator<Item = (JsString, Json)>) -> Object {
-        let mut out: Vec<(JsString, Json)> = Vec::new();
+        // Most objects are small: their names are searched in place, and an index is built only
+        // for a large one (which a repeated name could otherwise make quadratic).
+        const SMALL: usize = 16;
+        let members = members.into_iter();
+        let mut out: Vec<(JsString, Json)> = Vec::with_capacity(members.size_hint().0);
         let mut index: HashMap<JsString, usize> = HashMap::new();
         for (name, value) in members {
-            match index.get(&name) {
-                Some(&i) => out[i].1 = value,
+            let seen = if out.len() <= SMALL {
+                out.iter().position(|(k, _)| *k == name)
+            } else {
+                if index.is_empty() {
+                    index.extend(out.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)));
+                }
+                index.get(&name).copied()
+            };
+            match seen {
+                Some(i) => out[i].1 = value,
                 None => {
-                    index.insert(name.clone(), out.len());
+                    if !index.is_empty() {
+                        index.insert(name.clone(), out.len());
+                    }
                     out.push((name, value));
                 }
             }
         }
-        // A stable sort keeps the text order among the other names.
-        out.sort_by_key(|(name, _)| array_index(name.units()).map_or((1, 0), |i| (0, i)));
+        if out
+            .iter()
+            .any(|(name, _)| array_index(name.units()).is_some())
+        {
+            // A stable sort keeps the text order among the other names.
+            out.sort_by_key(|(name, _)| array_index(name.units()).map_or((1, 0), |i| (0, i)));
+        }
         Object { members: out }
     }
 
@@ -153,6 +173,12 @@ impl Object {
             Some((_, v)) => *v = value,
             None => self.members.push((JsString::from(name), value)),
         }
+    }
+
+    /// Removes the member `name`, giving its value.
+    pub fn remove(&mut self, name: &str) -> Option<Json> {
+        let at = self.members.iter().position(|(k, _)| k.eq_str(name))?;
+        Some(self.members.remove(at).1)
     }
 
     /// The value of the member `name`.
@@ -249,44 +275,64 @@ pub fn format_number(n: f64) -> String {
     out
 }
 
-fn write_value(out: &mut JsString, value: &Json, indent: Option<&str>, level: usize) {
-    match value {
-        Json::Null => out.push_str("null"),
-        Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Json::Number(n) => out.push_str(&format_number(*n)),
-        Json::String(s) => {
-            out.push('"');
-            push_json_escaped(out, s.units());
-            out.push('"');
-        }
-        Json::Array(items) if items.is_empty() => out.push_str("[]"),
-        Json::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                newline(out, indent, level + 1);
-                write_value(out, item, indent, level + 1);
-            }
-            newline(out, indent, level);
-            out.push(']');
-        }
-        Json::Object(o) if o.is_empty() => out.push_str("{}"),
-        Json::Object(o) => {
-            out.push('{');
-            for (i, (name, item)) in o.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                newline(out, indent, level + 1);
+/// Writes `value` with a stack of the open arrays and objects, not one call per level.
+fn write_value(out: &mut JsString, value: &Json, indent: Option<&str>) {
+    // Each open container: its remaining children, and whether one was written yet.
+    let mut open: Vec<(Children<'_>, bool)> = Vec::new();
+    let mut next = value;
+    loop {
+        match next {
+            Json::Null => out.push_str("null"),
+            Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Json::Number(n) => out.push_str(&format_number(*n)),
+            Json::String(s) => {
                 out.push('"');
-                push_json_escaped(out, name.units());
-                out.push_str(if indent.is_some() { "\": " } else { "\":" });
-                write_value(out, item, indent, level + 1);
+                push_json_escaped(out, s.units());
+                out.push('"');
             }
-            newline(out, indent, level);
-            out.push('}');
+            Json::Array(items) if items.is_empty() => out.push_str("[]"),
+            Json::Object(o) if o.is_empty() => out.push_str("{}"),
+            Json::Array(_) => {
+                out.push('[');
+                open.push((Children::of(next), false));
+            }
+            Json::Object(_) => {
+                out.push('{');
+                open.push((Children::of(next), false));
+            }
+        }
+        // Write the separator and name before the next child; close the containers that end.
+        loop {
+            let level = open.len();
+            let Some((children, started)) = open.last_mut() else {
+                return;
+            };
+            let closing = if matches!(children, Children::Array(_)) {
+                ']'
+            } else {
+                '}'
+            };
+            match children.next() {
+                Some((name, child)) => {
+                    if *started {
+                        out.push(',');
+                    }
+                    *started = true;
+                    newline(out, indent, level);
+                    if let Some(name) = name {
+                        out.push('"');
+                        push_json_escaped(out, name.units());
+                        out.push_str(if indent.is_some() { "\": " } else { "\":" });
+                    }
+                    next = child;
+                    break;
+                }
+                None => {
+                    open.pop();
+                    newline(out, indent, level - 1);
+                    out.push(closing);
+                }
+            }
         }
     }
 }
@@ -307,18 +353,26 @@ impl fmt::Display for Json {
     }
 }
 
+/// Reads a `serde_json` value of any depth (its objects as the host reads them).
 impl From<&serde_json::Value> for Json {
     fn from(value: &serde_json::Value) -> Json {
-        match value {
-            serde_json::Value::Null => Json::Null,
-            serde_json::Value::Bool(b) => Json::Bool(*b),
-            serde_json::Value::Number(n) => Json::Number(n.as_f64().unwrap_or(f64::NAN)),
-            serde_json::Value::String(s) => Json::str(s),
-            serde_json::Value::Array(items) => Json::Array(items.iter().map(Json::from).collect()),
-            serde_json::Value::Object(map) => Json::Object(Object::from_members(
-                map.iter().map(|(k, v)| (JsString::from(k), Json::from(v))),
-            )),
-        }
+        fold_tree(
+            value,
+            |leaf| match leaf {
+                serde_json::Value::Null => Json::Null,
+                serde_json::Value::Bool(b) => Json::Bool(*b),
+                serde_json::Value::Number(n) => Json::Number(n.as_f64().unwrap_or(f64::NAN)),
+                serde_json::Value::String(s) => Json::str(s),
+                // Containers come to `array` and `object`, never here.
+                serde_json::Value::Array(_) | serde_json::Value::Object(_) => Json::Null,
+            },
+            Json::Array,
+            |members| {
+                Json::Object(Object::from_members(
+                    members.into_iter().map(|(k, v)| (JsString::from(k), v)),
+                ))
+            },
+        )
     }
 }
 

@@ -28,16 +28,16 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-/// How deeply arrays and objects may nest in a parsed text; deeper texts are refused, not overflowed.
-pub const MAX_DEPTH: usize = 512;
-
 impl Json {
-    /// Parses one JSON text (surrounding whitespace allowed, nothing else).
+    /// Parses one JSON text (surrounding whitespace allowed, nothing else). Arrays and objects
+    /// may nest to any depth: the parser keeps its open containers on a stack of its own.
     pub fn parse(text: &str) -> Result<Json, ParseError> {
         let mut p = Parser {
             text,
             pos: 0,
-            depth: 0,
+            elements: Vec::new(),
+            members: Vec::new(),
+            names: Vec::new(),
         };
         p.skip_ws();
         let value = p.value()?;
@@ -52,7 +52,19 @@ impl Json {
 struct Parser<'a> {
     text: &'a str,
     pos: usize,
-    depth: usize,
+    /// The elements read so far of every open array, innermost last.
+    elements: Vec<Json>,
+    /// The members read so far of every open object, innermost last.
+    members: Vec<(JsString, Json)>,
+    /// The name of the member being read, for every open object.
+    names: Vec<JsString>,
+}
+
+/// An array or object being read, with where its elements or members start on their stack.
+#[derive(Clone, Copy)]
+enum Open {
+    Array(usize),
+    Object(usize),
 }
 
 impl Parser<'_> {
@@ -86,30 +98,102 @@ impl Parser<'_> {
         }
     }
 
+    /// Reads one value, whitespace before it already skipped. Containers are opened and closed
+    /// on `open`, so the depth of the text costs heap, not stack.
     fn value(&mut self) -> Result<Json, ParseError> {
-        match self.peek() {
-            None => Err(self.error("unexpected end of text, expected a JSON value")),
-            Some(b'{') => self.nested(Parser::object),
-            Some(b'[') => self.nested(Parser::array),
-            Some(b'"') => Ok(Json::String(self.string()?)),
-            Some(b'-' | b'0'..=b'9') => self.number(),
-            Some(b't') => self.literal("true", Json::Bool(true)),
-            Some(b'f') => self.literal("false", Json::Bool(false)),
-            Some(b'n') => self.literal("null", Json::Null),
-            Some(_) => Err(self.error("expected a JSON value")),
+        let mut open: Vec<Open> = Vec::new();
+        loop {
+            let mut value = match self.peek() {
+                None => return Err(self.error("unexpected end of text, expected a JSON value")),
+                Some(b'[') => {
+                    self.pos += 1;
+                    self.skip_ws();
+                    if self.peek() == Some(b']') {
+                        self.pos += 1;
+                        Json::Array(Vec::new())
+                    } else {
+                        open.push(Open::Array(self.elements.len()));
+                        continue;
+                    }
+                }
+                Some(b'{') => {
+                    self.pos += 1;
+                    self.skip_ws();
+                    if self.peek() == Some(b'}') {
+                        self.pos += 1;
+                        Json::Object(Object::default())
+                    } else {
+                        let name = self.member_name()?;
+                        self.names.push(name);
+                        open.push(Open::Object(self.members.len()));
+                        continue;
+                    }
+                }
+                Some(b'"') => Json::String(self.string()?),
+                Some(b'-' | b'0'..=b'9') => self.number()?,
+                Some(b't') => self.literal("true", Json::Bool(true))?,
+                Some(b'f') => self.literal("false", Json::Bool(false))?,
+                Some(b'n') => self.literal("null", Json::Null)?,
+                Some(_) => return Err(self.error("expected a JSON value")),
+            };
+            // Put the value in its container; close each container that ends after it.
+            loop {
+                let Some(&container) = open.last() else {
+                    return Ok(value);
+                };
+                self.skip_ws();
+                match container {
+                    Open::Array(start) => {
+                        self.elements.push(value);
+                        match self.peek() {
+                            Some(b',') => {
+                                self.pos += 1;
+                                self.skip_ws();
+                                break;
+                            }
+                            Some(b']') => {
+                                self.pos += 1;
+                                open.pop();
+                                value = Json::Array(self.elements.drain(start..).collect());
+                            }
+                            _ => return Err(self.error("expected ',' or ']' in the array")),
+                        }
+                    }
+                    Open::Object(start) => {
+                        let name = self.names.pop().unwrap_or_default();
+                        self.members.push((name, value));
+                        match self.peek() {
+                            Some(b',') => {
+                                self.pos += 1;
+                                let name = self.member_name()?;
+                                self.names.push(name);
+                                break;
+                            }
+                            Some(b'}') => {
+                                self.pos += 1;
+                                open.pop();
+                                value =
+                                    Json::Object(Object::from_members(self.members.drain(start..)));
+                            }
+                            _ => return Err(self.error("expected ',' or '}' in the object")),
+                        }
+                    }
+                }
+            }
         }
     }
 
-    fn nested(&mut self, f: fn(&mut Self) -> Result<Json, ParseError>) -> Result<Json, ParseError> {
-        if self.depth >= MAX_DEPTH {
-            return Err(self.error(&format!(
-                "arrays and objects nest deeper than {MAX_DEPTH} levels"
-            )));
+    /// Reads `"name":` and the whitespace around it.
+    fn member_name(&mut self) -> Result<JsString, ParseError> {
+        self.skip_ws();
+        if self.peek() != Some(b'"') {
+            return Err(self.error("expected a member name in double quotes"));
         }
-        self.depth += 1;
-        let value = f(self);
-        self.depth -= 1;
-        value
+        let name = self.string()?;
+        self.skip_ws();
+        self.expect(b':', "':' after the member name")?;
+        self.skip_ws();
+        Ok(name)
     }
 
     fn literal(&mut self, word: &str, value: Json) -> Result<Json, ParseError> {
@@ -118,60 +202,6 @@ impl Parser<'_> {
             Ok(value)
         } else {
             Err(self.error("expected a JSON value"))
-        }
-    }
-
-    fn object(&mut self) -> Result<Json, ParseError> {
-        self.pos += 1;
-        let mut members = Vec::new();
-        self.skip_ws();
-        if self.peek() == Some(b'}') {
-            self.pos += 1;
-            return Ok(Json::Object(Object::default()));
-        }
-        loop {
-            self.skip_ws();
-            if self.peek() != Some(b'"') {
-                return Err(self.error("expected a member name in double quotes"));
-            }
-            let name = self.string()?;
-            self.skip_ws();
-            self.expect(b':', "':' after the member name")?;
-            self.skip_ws();
-            let value = self.value()?;
-            members.push((name, value));
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b'}') => {
-                    self.pos += 1;
-                    return Ok(Json::Object(Object::from_members(members)));
-                }
-                _ => return Err(self.error("expected ',' or '}' in the object")),
-            }
-        }
-    }
-
-    fn array(&mut self) -> Result<Json, ParseError> {
-        self.pos += 1;
-        let mut items = Vec::new();
-        self.skip_ws();
-        if self.peek() == Some(b']') {
-            self.pos += 1;
-            return Ok(Json::Array(items));
-        }
-        loop {
-            self.skip_ws();
-            items.push(self.value()?);
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b']') => {
-                    self.pos += 1;
-                    return Ok(Json::Array(items));
-                }
-                _ => return Err(self.error("expected ',' or ']' in the array")),
-            }
         }
     }
 
@@ -221,6 +251,14 @@ impl Parser<'_> {
         self.pos += 1;
         let mut out: Vec<u16> = Vec::new();
         loop {
+            // A run of printable ASCII other than `"` and `\` is its own units.
+            let bytes = &self.text.as_bytes()[self.pos..];
+            let run = bytes
+                .iter()
+                .take_while(|&&b| (0x20..0x80).contains(&b) && b != b'"' && b != b'\\')
+                .count();
+            out.extend(bytes[..run].iter().map(|&b| u16::from(b)));
+            self.pos += run;
             let rest = &self.text[self.pos..];
             let Some(c) = rest.chars().next() else {
                 return Err(self.error("unterminated string"));
@@ -290,6 +328,28 @@ mod tests {
     }
 
     #[test]
+    fn repeated_names_in_large_objects_keep_the_first_position_and_the_last_value() {
+        // Past 16 members the names are looked up through an index, before that in place.
+        let members: Vec<String> = (0..30).map(|i| format!(r#""k{i}":{i}"#)).collect();
+        let text = format!(
+            r#"{{{},"k3":"a","k25":"b","k0":"c","7":0}}"#,
+            members.join(",")
+        );
+        let expected: Vec<String> = (0..30)
+            .map(|i| match i {
+                0 => r#""k0":"c""#.to_owned(),
+                3 => r#""k3":"a""#.to_owned(),
+                25 => r#""k25":"b""#.to_owned(),
+                _ => format!(r#""k{i}":{i}"#),
+            })
+            .collect();
+        assert_eq!(
+            parse(&text).to_compact(),
+            format!(r#"{{"7":0,{}}}"#, expected.join(","))
+        );
+    }
+
+    #[test]
     fn array_index_names_come_first_in_numeric_order() {
         let v = parse(
             r#"{"zzz":1,"query":5,"10":2,"2":3,"aaa":4,"01":5,"4294967295":6,"4294967294":7}"#,
@@ -340,10 +400,21 @@ mod tests {
     }
 
     #[test]
-    fn nesting_beyond_the_limit_is_refused_not_overflowed() {
-        let deep = "[".repeat(MAX_DEPTH + 1) + &"]".repeat(MAX_DEPTH + 1);
-        assert!(Json::parse(&deep).is_err());
-        let ok = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
-        assert!(Json::parse(&ok).is_ok());
+    fn nesting_has_no_limit_and_errors_inside_it_keep_their_position() {
+        let depth = 100_000;
+        let text = "[".repeat(depth) + &"]".repeat(depth);
+        let value = Json::parse(&text).expect("any depth is read");
+        assert_eq!(value.to_compact(), text);
+        // A fault at the bottom of a deep text is found there, and what was read is dropped.
+        let text = format!(
+            r#"{}{{"a":1,"b":}}{}"#,
+            "[".repeat(depth),
+            "]".repeat(depth)
+        );
+        let e = Json::parse(&text).expect_err("no value for b");
+        assert_eq!((e.line, e.column), (1, depth + 12), "{e}");
+        assert_eq!(e.message, "expected a JSON value");
+        let e = Json::parse(&"[".repeat(depth)).expect_err("unclosed");
+        assert_eq!(e.message, "unexpected end of text, expected a JSON value");
     }
 }
