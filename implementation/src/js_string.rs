@@ -39,6 +39,7 @@ impl JsString {
 
     /// Appends the UTF-16 encoding of `s`.
     pub fn push_str(&mut self, s: &str) {
+        // Most text is ASCII: a unit per byte, without decoding.
         if s.is_ascii() {
             self.0.extend(s.bytes().map(u16::from));
             return;
@@ -80,10 +81,16 @@ impl JsString {
 
 /// Whether `units` equal the UTF-16 encoding of `s`.
 pub fn units_eq_str(units: &[u16], s: &str) -> bool {
-    // Names and vocabularies are ASCII: one unit per byte, compared without decoding.
-    if s.is_ascii() {
-        return units.len() == s.len()
-            && units.iter().zip(s.bytes()).all(|(&u, b)| u == u16::from(b));
+    // A character takes at least as many UTF-8 bytes as UTF-16 units, and as many only when it is
+    // ASCII: most names differ in length and are told apart without reading them.
+    if units.len() > s.len() {
+        return false;
+    }
+    if units.len() == s.len() {
+        return units
+            .iter()
+            .zip(s.bytes())
+            .all(|(&u, b)| b.is_ascii() && u == u16::from(b));
     }
     let mut it = units.iter().copied();
     for u in s.encode_utf16() {
@@ -101,10 +108,9 @@ pub fn decode(units: &[u16]) -> impl Iterator<Item = Result<char, u16>> + '_ {
 
 impl From<&str> for JsString {
     fn from(s: &str) -> Self {
-        // A string never has more UTF-16 units than UTF-8 bytes, so this one allocation is enough.
-        let mut units = Vec::with_capacity(s.len());
-        units.extend(s.encode_utf16());
-        JsString(units)
+        let mut text = JsString(Vec::with_capacity(s.len()));
+        text.push_str(s);
+        text
     }
 }
 
@@ -139,5 +145,55 @@ impl fmt::Display for JsString {
             fmt::Write::write_char(f, c.unwrap_or(char::REPLACEMENT_CHARACTER))?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn units(s: &str) -> Vec<u16> {
+        s.encode_utf16().collect()
+    }
+
+    #[test]
+    fn units_equal_a_str_exactly_when_they_are_its_utf16_encoding() {
+        for (a, b) in [
+            ("", ""),
+            ("query", "query"),
+            ("é", "é"),
+            ("a😀b", "a😀b"),
+            ("naïve", "naïve"),
+        ] {
+            assert!(units_eq_str(&units(a), b), "{a:?} = {b:?}");
+        }
+        for (a, b) in [
+            ("query", "querY"),
+            ("quer", "query"),
+            ("query", "quer"),
+            ("e", "é"),
+            ("ab", "é"),
+            ("a😀", "a😁"),
+            ("😀", "ab"),
+        ] {
+            assert!(!units_eq_str(&units(a), b), "{a:?} ≠ {b:?}");
+        }
+        // A lone surrogate equals no Rust string.
+        assert!(!units_eq_str(&[0xd800], "\u{fffd}"));
+        assert!(
+            !units_eq_str(&[0xc3, 0xa9], "é"),
+            "UTF-8 bytes as units are not the text"
+        );
+        assert!(units_eq_str(&[0xe9, 0x41], "éA"));
+    }
+
+    #[test]
+    fn from_and_push_str_encode_ascii_and_other_text_alike() {
+        for s in ["", "plain", "é😀\u{2028}", "a\u{0}b"] {
+            assert_eq!(JsString::from(s).units(), units(s).as_slice(), "{s:?}");
+            let mut pushed = JsString::from("x");
+            pushed.push_str(s);
+            assert_eq!(pushed.units()[1..], units(s)[..], "{s:?}");
+        }
     }
 }
