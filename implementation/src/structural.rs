@@ -361,11 +361,18 @@ fn length_after_wrong_type(
     path: &Path<'_>,
     out: &mut Collector,
 ) {
-    let (length, noun, unit) = match value {
-        Some(Json::String(s)) => (s.len() as f64, "string", Some("characters")),
-        Some(Json::Array(items)) => (items.len() as f64, "array", Some("items")),
+    // `is_number`: the length is a number before any conversion, which the exact length's
+    // equality (`===`, no conversion) requires; the bounds' comparisons convert.
+    let (length, is_number, noun, unit) = match value {
+        Some(Json::String(s)) => (s.len() as f64, true, "string", Some("characters")),
+        Some(Json::Array(items)) => (items.len() as f64, true, "array", Some("items")),
         Some(Json::Object(o)) => match o.get("length") {
-            Some(length) => (to_number(length), "unknown", None),
+            Some(length) => (
+                to_number(length),
+                matches!(length, Json::Number(_)),
+                "unknown",
+                None,
+            ),
             None => return,
         },
         Some(Json::Null | Json::Bool(_) | Json::Number(_)) | None => return,
@@ -375,13 +382,15 @@ fn length_after_wrong_type(
         None => format!("expected {noun} to be {relation}{bound}"),
     };
     // A length that is not a number compares as `None`, so it fails every bound, except that an
-    // exact length fails only as "too small".
+    // exact length fails only as "too small". An exact length is met only by a length that is the
+    // number itself: one that merely converts to it (`"2"`, `[2]`) is neither equal nor greater,
+    // so it is "too small".
     let compare = |bound: u32| length.partial_cmp(&f64::from(bound));
     let (too_small, too_big) = match (bounds.exact, bounds.min) {
         (true, Some(n)) => match compare(n) {
-            Some(Ordering::Equal) => (false, false),
+            Some(Ordering::Equal) if is_number => (false, false),
             Some(Ordering::Greater) => (false, true),
-            Some(Ordering::Less) | None => (true, false),
+            Some(Ordering::Less | Ordering::Equal) | None => (true, false),
         },
         _ => (
             bounds.min.is_some_and(|min| {
