@@ -85,7 +85,37 @@ impl PeerResult<CheckAnswer> {
 
     /// The message as one line of JSON, without the newline.
     pub fn to_line(&self) -> String {
-        Json::Object(self.to_object()).to_compact()
+        let mut line = String::new();
+        self.write_line(&mut line);
+        line
+    }
+
+    /// Appends the line of [`PeerResult::to_line`] to `out`, written straight from the answer:
+    /// `conform peer` writes one per check, and building the object first copied the output.
+    pub fn write_line(&self, out: &mut String) {
+        out.push_str("{\"type\":\"result\",\"seq\":");
+        self.seq.0.write_compact(out);
+        match &self.answer {
+            CheckAnswer::Verdict(Verdict::Accept(output)) => {
+                out.push_str(",\"accept\":");
+                output.write_compact(out);
+            }
+            CheckAnswer::Verdict(Verdict::Reject(issues)) => {
+                out.push_str(",\"reject\":[");
+                for (i, issue) in issues.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    issue.to_json().write_compact(out);
+                }
+                out.push(']');
+            }
+            CheckAnswer::Error(text) => {
+                out.push_str(",\"error\":");
+                Json::str(text).write_compact(out);
+            }
+        }
+        out.push('}');
     }
 
     /// Reads a peer's answer to a check: its integer `seq` and the answer.
@@ -204,6 +234,37 @@ mod tests {
     use super::{CheckAnswer, PeerResult, StepAnswer, StepKind};
     use crate::protocol::Seq;
     use crate::scenarios::Reply;
+
+    #[test]
+    fn a_check_answer_is_written_as_its_object_and_read_back() {
+        let inputs = [
+            r#"{"query":"q\ud800","count":8,"x":[1.5,-0.0,1e21,null,true]}"#,
+            r#"{"workItemId":{"length":{"toString":1}}}"#,
+            r#"{}"#,
+        ];
+        for (seq, text) in inputs.iter().enumerate() {
+            let input = Json::parse(text).expect("JSON");
+            let verdicts = [
+                vvoc_reference::validate_json(vvoc_reference::Tool::WebSearch, &input),
+                vvoc_reference::validate_json(vvoc_reference::Tool::WorkItemClose, &input),
+                Verdict::Accept(input.clone()),
+            ];
+            let answers = verdicts
+                .into_iter()
+                .map(CheckAnswer::Verdict)
+                .chain([CheckAnswer::Error(format!("cannot read \"{text}\"\u{0}"))]);
+            for answer in answers {
+                let result = PeerResult {
+                    seq: Seq(Json::Number(seq as f64)),
+                    answer,
+                };
+                let line = result.to_line();
+                assert_eq!(line, Json::Object(result.to_object()).to_compact());
+                let (read_seq, read) = PeerResult::<CheckAnswer>::read(&line).expect("readable");
+                assert_eq!((read_seq, read), (seq as u64, result.answer), "{line}");
+            }
+        }
+    }
 
     #[test]
     fn answers_of_steps_are_read_and_verdicts_refused() {

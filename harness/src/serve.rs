@@ -24,6 +24,7 @@ pub fn serve(input: impl Read, output: impl Write) -> std::io::Result<()> {
     let mut input = BufReader::with_capacity(BUFFER, input);
     let mut output = BufWriter::with_capacity(BUFFER, output);
     let mut bytes = Vec::new();
+    let mut answer = String::new();
     let mut sessions: HashMap<String, Session> = HashMap::new();
     loop {
         bytes.clear();
@@ -44,7 +45,13 @@ pub fn serve(input: impl Read, output: impl Write) -> std::io::Result<()> {
         }
         let reply = match ToPeer::read(line) {
             Ok(ToPeer::Hello) => Implementation::reference().hello_line(),
-            Ok(ToPeer::Check { seq, tool, input }) => check(seq, tool, &input).to_line(),
+            Ok(ToPeer::Check { seq, tool, input }) => {
+                answer.clear();
+                check(seq, tool, &input).write_line(&mut answer);
+                answer.push('\n');
+                output.write_all(answer.as_bytes())?;
+                continue;
+            }
             Ok(ToPeer::Exec {
                 seq,
                 session,

@@ -104,6 +104,52 @@ pub fn push_json_escaped(out: &mut JsString, units: &[u16]) {
     }
 }
 
+/// Appends `units` escaped as the inside of a JSON string literal (§6.4), as UTF-8: the same text
+/// as [`push_json_escaped`], whose lone surrogates are escaped, so the conversion loses nothing.
+pub fn push_json_escaped_utf8(out: &mut String, units: &[u16]) {
+    let mut i = 0;
+    while i < units.len() {
+        // A run of printable ASCII other than `"` and `\` is copied as it is.
+        let run = units[i..]
+            .iter()
+            .take_while(|&&u| (0x20..0x7F).contains(&u) && u != 0x22 && u != 0x5C)
+            .count();
+        out.extend(units[i..i + run].iter().map(|&u| char::from(u as u8)));
+        i += run;
+        let Some(&u) = units.get(i) else { break };
+        match u {
+            0x22 => out.push_str("\\\""),
+            0x5C => out.push_str("\\\\"),
+            0x08 => out.push_str("\\b"),
+            0x09 => out.push_str("\\t"),
+            0x0A => out.push_str("\\n"),
+            0x0C => out.push_str("\\f"),
+            0x0D => out.push_str("\\r"),
+            0x00..=0x1F => push_unit_escape(out, u),
+            0xD800..=0xDBFF => match units.get(i + 1) {
+                Some(&low @ 0xDC00..=0xDFFF) => {
+                    let c = 0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
+                    out.push(char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER));
+                    i += 1;
+                }
+                _ => push_unit_escape(out, u),
+            },
+            0xDC00..=0xDFFF => push_unit_escape(out, u),
+            _ => out.push(char::from_u32(u32::from(u)).unwrap_or(char::REPLACEMENT_CHARACTER)),
+        }
+        i += 1;
+    }
+}
+
+/// `\uXXXX` in lowercase hex, as §6.4 writes controls and lone surrogates.
+fn push_unit_escape(out: &mut String, u: u16) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push_str("\\u");
+    for shift in [12, 8, 4, 0] {
+        out.push(char::from(HEX[usize::from((u >> shift) & 0xF)]));
+    }
+}
+
 /// Appends a member name escaped for a path (§1.4): controls as `\uXXXX`, `\ . [ ]` preceded by `\`.
 pub fn push_path_name(out: &mut JsString, units: &[u16]) {
     for &u in units {
@@ -118,6 +164,32 @@ pub fn push_path_name(out: &mut JsString, units: &[u16]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_escaping_into_utf8_is_the_utf16_escaping_read_as_text() {
+        let cases: Vec<Vec<u16>> = vec![
+            js(""),
+            js("plain ascii"),
+            js("quote \" backslash \\ / slash"),
+            js("\u{0}\u{1}\u{8}\t\n\u{b}\u{c}\r\u{1f}\u{7f}"),
+            js("é ü \u{2028} \u{feff} 😀 a\u{301}"),
+            vec![0xD800],
+            vec![0x61, 0xDC00, 0x62],
+            vec![0xD83D, 0xDE00, 0xD83D],
+            vec![0xDBFF, 0xDFFF, 0xDC00, 0xD800, 0xD800, 0xDC00],
+        ];
+        for units in cases {
+            let mut wide = JsString::new();
+            push_json_escaped(&mut wide, &units);
+            let mut narrow = String::new();
+            push_json_escaped_utf8(&mut narrow, &units);
+            assert_eq!(
+                narrow,
+                wide.to_str().expect("no lone surrogate left"),
+                "{units:x?}"
+            );
+        }
+    }
 
     fn js(s: &str) -> Vec<u16> {
         s.encode_utf16().collect()

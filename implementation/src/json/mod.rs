@@ -18,7 +18,7 @@ pub use parse::ParseError;
 use walk::{Children, fold_tree};
 
 use crate::js_string::JsString;
-use crate::text::push_json_escaped;
+use crate::text::push_json_escaped_utf8;
 
 /// A JSON value, of any depth. `Clone`, `PartialEq`, `Debug` (the compact text) and `Drop` are
 /// written without recursion (`walk.rs`).
@@ -104,16 +104,21 @@ impl Json {
 
     /// The compact JSON text (no whitespace; strings quoted as in §6.4; numbers as in §1.7).
     pub fn to_compact(&self) -> String {
-        let mut out = JsString::new();
-        write_value(&mut out, self, None);
-        out.to_string_lossy()
+        let mut out = String::new();
+        self.write_compact(&mut out);
+        out
+    }
+
+    /// Appends the compact JSON text to `out` (what [`Json::to_compact`] returns).
+    pub fn write_compact(&self, out: &mut String) {
+        write_value(out, self, None);
     }
 
     /// The pretty JSON text of §8.5: two-space indentation, members in the value's own order.
     pub fn to_pretty(&self) -> String {
-        let mut out = JsString::new();
+        let mut out = String::new();
         write_value(&mut out, self, Some("  "));
-        out.to_string_lossy()
+        out
     }
 
     /// Equality with numbers compared by value (`1` equals `1.0`), as vectors compare outputs.
@@ -276,7 +281,9 @@ pub fn format_number(n: f64) -> String {
 }
 
 /// Writes `value` with a stack of the open arrays and objects, not one call per level.
-fn write_value(out: &mut JsString, value: &Json, indent: Option<&str>) {
+///
+/// The text is UTF-8 written directly: every lone surrogate is escaped, so nothing is lost.
+fn write_value(out: &mut String, value: &Json, indent: Option<&str>) {
     // Each open container: its remaining children, and whether one was written yet.
     let mut open: Vec<(Children<'_>, bool)> = Vec::new();
     let mut next = value;
@@ -284,10 +291,10 @@ fn write_value(out: &mut JsString, value: &Json, indent: Option<&str>) {
         match next {
             Json::Null => out.push_str("null"),
             Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Json::Number(n) => out.push_str(&format_number(*n)),
+            Json::Number(n) => push_number(out, *n),
             Json::String(s) => {
                 out.push('"');
-                push_json_escaped(out, s.units());
+                push_json_escaped_utf8(out, s.units());
                 out.push('"');
             }
             Json::Array(items) if items.is_empty() => out.push_str("[]"),
@@ -321,7 +328,7 @@ fn write_value(out: &mut JsString, value: &Json, indent: Option<&str>) {
                     newline(out, indent, level);
                     if let Some(name) = name {
                         out.push('"');
-                        push_json_escaped(out, name.units());
+                        push_json_escaped_utf8(out, name.units());
                         out.push_str(if indent.is_some() { "\": " } else { "\":" });
                     }
                     next = child;
@@ -337,7 +344,22 @@ fn write_value(out: &mut JsString, value: &Json, indent: Option<&str>) {
     }
 }
 
-fn newline(out: &mut JsString, indent: Option<&str>, level: usize) {
+/// Appends a number as [`format_number`] writes it; a safe integer, the common case, without an
+/// allocation.
+fn push_number(out: &mut String, n: f64) {
+    if n.fract() == 0.0 && n.abs() <= MAX_SAFE_INTEGER_F64 {
+        // `n + 0.0` is never -0 here: `as i64` of -0.0 is 0, written "0" as format_number does.
+        use std::fmt::Write as _;
+        let _ = write!(out, "{}", n as i64);
+    } else {
+        out.push_str(&format_number(n));
+    }
+}
+
+/// 2^53 - 1: integers up to it are written with their digits alone.
+const MAX_SAFE_INTEGER_F64: f64 = 9_007_199_254_740_991.0;
+
+fn newline(out: &mut String, indent: Option<&str>, level: usize) {
     if let Some(indent) = indent {
         out.push('\n');
         for _ in 0..level {
