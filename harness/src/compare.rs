@@ -119,7 +119,7 @@ pub fn describe(expected: &Verdict, received: &Verdict) -> String {
                 show(r)
             )
         }
-        (Verdict::Accept(e), Verdict::Accept(r)) => match first_difference(e, r, String::new()) {
+        (Verdict::Accept(e), Verdict::Accept(r)) => match first_difference(e, r) {
             Some((at, expected, received)) => {
                 let at = if at.is_empty() {
                     "(root)".to_owned()
@@ -137,59 +137,108 @@ pub fn describe(expected: &Verdict, received: &Verdict) -> String {
 }
 
 /// The first place (a path such as `items[0].title`) where two outputs differ, with both values
-/// there (`absent` where a member is missing).
-fn first_difference(
-    expected: &Json,
-    received: &Json,
-    at: String,
-) -> Option<(String, String, String)> {
+/// there (`absent` where a member is missing). The walk keeps its own stack, so outputs of any
+/// depth compare without recursion.
+fn first_difference(expected: &Json, received: &Json) -> Option<(String, String, String)> {
     let show = |v: Option<&Json>| v.map_or("absent".to_owned(), Json::to_compact);
-    match (expected, received) {
-        (Json::Object(e), Json::Object(r)) => {
-            let names: Vec<&JsString> = e
-                .iter()
-                .map(|(k, _)| k)
-                .chain(r.iter().map(|(k, _)| k))
-                .collect();
-            for name in names {
-                let (x, y) = (member(e, name), member(r, name));
-                let here = if at.is_empty() {
-                    name.to_string()
-                } else {
-                    format!("{at}.{name}")
+    // The path of the value being compared; each task keeps the length of its parent's path.
+    let mut at = String::new();
+    let mut tasks = vec![Task::Compare {
+        expected: Some(expected),
+        received: Some(received),
+        parent: 0,
+        step: String::new(),
+    }];
+    while let Some(task) = tasks.pop() {
+        match task {
+            Task::Compare {
+                expected,
+                received,
+                parent,
+                step,
+            } => {
+                at.truncate(parent);
+                at.push_str(&step);
+                let (Some(expected), Some(received)) = (expected, received) else {
+                    return Some((at, show(expected), show(received)));
                 };
-                match (x, y) {
-                    (Some(x), Some(y)) => {
-                        if let Some(found) = first_difference(x, y, here) {
-                            return Some(found);
+                let here = at.len();
+                // Pushed in reverse, so members and elements are compared in order, each whole
+                // before the next, and the order or length last.
+                match (expected, received) {
+                    (Json::Object(e), Json::Object(r)) => {
+                        tasks.push(Task::Order(e, r, here));
+                        let names: Vec<&JsString> = e
+                            .iter()
+                            .map(|(k, _)| k)
+                            .chain(r.iter().map(|(k, _)| k))
+                            .collect();
+                        for name in names.into_iter().rev() {
+                            tasks.push(Task::Compare {
+                                expected: member(e, name),
+                                received: member(r, name),
+                                parent: here,
+                                step: if at.is_empty() {
+                                    name.to_string()
+                                } else {
+                                    format!(".{name}")
+                                },
+                            });
                         }
                     }
-                    _ => return Some((here, show(x), show(y))),
+                    (Json::Array(e), Json::Array(r)) => {
+                        tasks.push(Task::Length(e.len(), r.len(), here));
+                        for (i, (x, y)) in e.iter().zip(r).enumerate().rev() {
+                            tasks.push(Task::Compare {
+                                expected: Some(x),
+                                received: Some(y),
+                                parent: here,
+                                step: format!("[{i}]"),
+                            });
+                        }
+                    }
+                    _ => {
+                        if !expected.same_as(received) {
+                            return Some((at, expected.to_compact(), received.to_compact()));
+                        }
+                    }
                 }
             }
-            let (e_order, r_order): (Vec<_>, Vec<_>) = (
-                e.iter().map(|(k, _)| k).collect(),
-                r.iter().map(|(k, _)| k).collect(),
-            );
-            (e_order != r_order).then(|| (at, order(&e_order), order(&r_order)))
-        }
-        (Json::Array(e), Json::Array(r)) => {
-            for (i, (x, y)) in e.iter().zip(r).enumerate() {
-                if let Some(found) = first_difference(x, y, format!("{at}[{i}]")) {
-                    return Some(found);
+            Task::Order(e, r, here) => {
+                let (e_order, r_order): (Vec<_>, Vec<_>) = (
+                    e.iter().map(|(k, _)| k).collect(),
+                    r.iter().map(|(k, _)| k).collect(),
+                );
+                if e_order != r_order {
+                    at.truncate(here);
+                    return Some((at, order(&e_order), order(&r_order)));
                 }
             }
-            (e.len() != r.len()).then(|| {
-                (
-                    at,
-                    format!("{} elements", e.len()),
-                    format!("{} elements", r.len()),
-                )
-            })
+            Task::Length(e, r, here) => {
+                if e != r {
+                    at.truncate(here);
+                    return Some((at, format!("{e} elements"), format!("{r} elements")));
+                }
+            }
         }
-        _ => (!expected.same_as(received))
-            .then(|| (at, expected.to_compact(), received.to_compact())),
     }
+    None
+}
+
+/// One step of [`first_difference`].
+enum Task<'a> {
+    /// Compare two values (absent when a member is missing); their path is the parent's (its
+    /// length) followed by `step`.
+    Compare {
+        expected: Option<&'a Json>,
+        received: Option<&'a Json>,
+        parent: usize,
+        step: String,
+    },
+    /// After an object's members: the order of its names (the length of its path).
+    Order(&'a Object, &'a Object, usize),
+    /// After an array's elements: their counts (the length of its path).
+    Length(usize, usize, usize),
 }
 
 fn member<'a>(object: &'a Object, name: &JsString) -> Option<&'a Json> {
@@ -242,6 +291,35 @@ mod tests {
             said,
             "accepted, but the output differs at (root): expected members in the order a, b, received members in the order b, a"
         );
+    }
+
+    #[test]
+    fn outputs_of_any_depth_are_compared_on_a_small_stack() {
+        std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(|| {
+                let depth = 100_000;
+                let deep = |inner: &str| {
+                    format!(
+                        r#"{{"a":{}{inner}{}}}"#,
+                        "[".repeat(depth),
+                        "]".repeat(depth)
+                    )
+                };
+                let said = describe(&accept(&deep("1,2")), &accept(&deep("1,3")));
+                let at = format!("a{}[1]", "[0]".repeat(depth - 1));
+                assert_eq!(
+                    said,
+                    format!("accepted, but the output differs at {at}: expected 2, received 3")
+                );
+                let said = describe(&accept(&deep("1")), &accept(&deep("1,2")));
+                assert!(said.ends_with("[0]: expected 1 elements, received 2 elements"));
+                let said = describe(&accept(&deep("1")), &accept(&deep("1")));
+                assert_eq!(said, "accepted with the expected output");
+            })
+            .expect("a thread")
+            .join()
+            .expect("compared on a small stack");
     }
 
     #[test]

@@ -55,7 +55,7 @@ impl Conformance {
     /// `serde_json` has no other form for them, and no reader needs more.
     pub fn read(text: &str) -> Result<Conformance, String> {
         let json = Json::parse(text).map_err(|e| format!("the report is not JSON: {e}"))?;
-        let report: Conformance = serde_json::from_value(to_serde_lossy(&json))
+        let report: Conformance = serde_json::from_value(to_serde_lossy(&json).into_inner())
             .map_err(|e| format!("the report is not a conformance report: {e}"))?;
         match report.format {
             FORMAT => Ok(report),

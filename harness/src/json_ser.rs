@@ -8,7 +8,7 @@ use serde::de::{Deserialize, Deserializer};
 use serde::ser::{self, Impossible, Serialize};
 use vvoc_reference::{JsString, Json, Object};
 
-use crate::serde_bridge::{from_serde, to_serde_lossy};
+use crate::serde_bridge::{dismantle, from_serde, to_serde_lossy};
 
 /// The newtype name under which an [`Embedded`] value crosses serde, as its compact JSON text
 /// (the way `serde_json`'s `RawValue` crosses it).
@@ -39,7 +39,11 @@ impl Serialize for Embedded {
 
 impl<'de> Deserialize<'de> for Embedded {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Embedded, D::Error> {
-        serde_json::Value::deserialize(deserializer).map(|value| Embedded(from_serde(&value)))
+        serde_json::Value::deserialize(deserializer).map(|value| {
+            let json = from_serde(&value);
+            dismantle(value);
+            Embedded(json)
+        })
     }
 }
 

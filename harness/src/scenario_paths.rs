@@ -114,18 +114,23 @@ pub fn unsubstitute(text: &JsString, root: &str) -> JsString {
     replace(text.units(), root, ROOT)
 }
 
-/// `value` with `{root}` replaced by `root` in every string (member names stay as they are).
+/// `value` with `{root}` replaced by `root` in every string (member names stay as they are), at
+/// any depth.
 pub fn substitute_json(value: &Json, root: &str) -> Json {
-    match value {
-        Json::String(text) => Json::String(substitute(text, root)),
-        Json::Array(items) => Json::Array(items.iter().map(|v| substitute_json(v, root)).collect()),
-        Json::Object(object) => Json::Object(Object::from_members(
-            object
-                .iter()
-                .map(|(k, v)| (k.clone(), substitute_json(v, root))),
-        )),
-        Json::Null | Json::Bool(_) | Json::Number(_) => value.clone(),
-    }
+    value.fold(
+        |leaf| match leaf {
+            Json::String(text) => Json::String(substitute(text, root)),
+            Json::Null | Json::Bool(_) | Json::Number(_) | Json::Array(_) | Json::Object(_) => {
+                leaf.clone()
+            }
+        },
+        Json::Array,
+        |members| {
+            Json::Object(Object::from_members(
+                members.into_iter().map(|(k, v)| (k.clone(), v)),
+            ))
+        },
+    )
 }
 
 fn replace(units: &[u16], from: &str, to: &str) -> JsString {
@@ -158,6 +163,26 @@ mod tests {
 
     fn place(text: &str) -> Placement {
         placement(&JsString::from(text))
+    }
+
+    #[test]
+    fn the_root_is_substituted_in_strings_at_any_depth_but_not_in_names() {
+        let input = Json::parse(r#"{"path":"{root}/a","{root}":["{root}",1,null]}"#).expect("JSON");
+        assert_eq!(
+            substitute_json(&input, "/tmp/x").to_compact(),
+            r#"{"path":"/tmp/x/a","{root}":["/tmp/x",1,null]}"#
+        );
+        std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(|| {
+                let depth = 100_000;
+                let deep = |s: &str| format!(r#"{}"{s}"{}"#, "[".repeat(depth), "]".repeat(depth));
+                let input = Json::parse(&deep("{root}/b")).expect("any depth is read");
+                assert_eq!(substitute_json(&input, "/r").to_compact(), deep("/r/b"));
+            })
+            .expect("a thread")
+            .join()
+            .expect("substituted on a small stack");
     }
 
     #[test]
