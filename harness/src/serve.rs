@@ -38,7 +38,11 @@ pub fn serve(input: impl Read, output: impl Write) -> std::io::Result<()> {
             output.flush()?;
             return Ok(());
         }
-        let line = String::from_utf8_lossy(&bytes);
+        // Valid UTF-8, the usual case, is checked by the faster `from_utf8`.
+        let line = match std::str::from_utf8(&bytes) {
+            Ok(text) => std::borrow::Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(&bytes),
+        };
         let line = line.trim_end_matches(['\n', '\r']);
         if line.trim().is_empty() {
             continue;

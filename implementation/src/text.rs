@@ -114,7 +114,7 @@ pub fn push_json_escaped_utf8(out: &mut String, units: &[u16]) {
             .iter()
             .take_while(|&&u| (0x20..0x7F).contains(&u) && u != 0x22 && u != 0x5C)
             .count();
-        out.extend(units[i..i + run].iter().map(|&u| char::from(u as u8)));
+        push_ascii(out, &units[i..i + run]);
         i += run;
         let Some(&u) = units.get(i) else { break };
         match u {
@@ -138,6 +138,17 @@ pub fn push_json_escaped_utf8(out: &mut String, units: &[u16]) {
             _ => out.push(char::from_u32(u32::from(u)).unwrap_or(char::REPLACEMENT_CHARACTER)),
         }
         i += 1;
+    }
+}
+
+/// Appends units known to be ASCII, a block at a time rather than a character at a time.
+fn push_ascii(out: &mut String, units: &[u16]) {
+    let mut block = [0u8; 128];
+    for chunk in units.chunks(block.len()) {
+        for (byte, &unit) in block.iter_mut().zip(chunk) {
+            *byte = unit as u8;
+        }
+        out.push_str(std::str::from_utf8(&block[..chunk.len()]).unwrap_or_default());
     }
 }
 
