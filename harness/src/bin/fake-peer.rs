@@ -56,6 +56,22 @@ struct Args {
     /// Ignored: a text a test finds the process by.
     #[arg(long)]
     marker: Option<String>,
+    /// Answer like the reference except for one planted difference (for `conform fuzz`'s tests).
+    #[arg(long, value_enum)]
+    plant: Option<Plant>,
+}
+
+/// A difference from the reference, each in one rule.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Plant {
+    /// `web_search` takes 21 as the upper bound of `count` (the reference's is 20).
+    OffByOne,
+    /// `web_fetch`'s `timeout` maximum says `<120` instead of `<=120`.
+    WrongMessage,
+    /// `work_item_close` leaves `workItemId` untrimmed in its output.
+    MissingTrim,
+    /// Exits on a `web_search` input whose `count` is 20.
+    Crash,
 }
 
 /// How every check is answered.
@@ -176,9 +192,13 @@ fn fake_mode(input: &Json) -> Option<String> {
 
 fn check(out: &mut impl Write, seq: Seq, tool: Tool, input: &Json, args: &Args) {
     let fake = fake_mode(input);
+    let verdict = match args.plant {
+        Some(plant) => planted(plant, tool, input),
+        None => validate_json(tool, input),
+    };
     let mut result = PeerResult {
         seq: seq.clone(),
-        answer: CheckAnswer::Verdict(validate_json(tool, input)),
+        answer: CheckAnswer::Verdict(verdict),
     };
     match (fake.as_deref(), args.all) {
         (Some("crash"), _) => {
@@ -223,6 +243,59 @@ fn check(out: &mut impl Write, seq: Seq, tool: Tool, input: &Json, args: &Args) 
         return send(out, c);
     }
     send(out, &line);
+}
+
+/// The reference's verdict, with the planted difference where its rule applies.
+fn planted(plant: Plant, tool: Tool, input: &Json) -> Verdict {
+    let member = |name: &str| input.as_object().and_then(|o| o.get(name));
+    match (plant, tool) {
+        (Plant::OffByOne, Tool::WebSearch) if member("count") == Some(&Json::Number(21.0)) => {
+            // Checked as if it were 20, and kept as 21 in the output.
+            let at_bound = Object::from_members(input.as_object().into_iter().flat_map(|o| {
+                o.iter().map(|(k, v)| match k.eq_str("count") {
+                    true => (k.clone(), Json::Number(20.0)),
+                    false => (k.clone(), v.clone()),
+                })
+            }));
+            let verdict = validate_json(tool, &Json::Object(at_bound));
+            with_output_member(verdict, "count", Json::Number(21.0))
+        }
+        (Plant::WrongMessage, Tool::WebFetch) => match validate_json(tool, input) {
+            Verdict::Reject(mut issues) => {
+                for issue in &mut issues {
+                    if issue.message.eq_str("Too big: expected number to be <=120") {
+                        issue.message = "Too big: expected number to be <120".into();
+                    }
+                }
+                Verdict::Reject(issues)
+            }
+            accept => accept,
+        },
+        (Plant::MissingTrim, Tool::WorkItemClose) => {
+            let verdict = validate_json(tool, input);
+            match member("workItemId") {
+                Some(raw) => with_output_member(verdict, "workItemId", raw.clone()),
+                None => verdict,
+            }
+        }
+        (Plant::Crash, Tool::WebSearch) if member("count") == Some(&Json::Number(20.0)) => {
+            eprintln!("fake-peer: a planted crash on count 20");
+            exit(1);
+        }
+        _ => validate_json(tool, input),
+    }
+}
+
+/// An acceptance with one member of its output set to `value`; a refusal as it is.
+fn with_output_member(verdict: Verdict, name: &str, value: Json) -> Verdict {
+    match &verdict {
+        Verdict::Accept(Json::Object(output)) => {
+            let mut output = output.clone();
+            output.insert(name, value);
+            Verdict::Accept(Json::Object(output))
+        }
+        Verdict::Accept(_) | Verdict::Reject(_) => verdict,
+    }
 }
 
 /// One scenario step: the call runs for real (without its `fake` member), unless the mode says

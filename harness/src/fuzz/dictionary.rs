@@ -279,17 +279,27 @@ const URL_PATHS: &[&str] = &[
     "", "/", "/a/../b", "/%2e%2e/", "\\a", "/a b", "?q", "#f", "/ä", "/\u{0}", "/?#",
 ];
 
-/// Workspace path segments, sound and broken (§5.1).
+/// Sound workspace path segments.
+const SOUND: &[&str] = &[
+    "a", "src", "lib.rs", "b", ".a", "a..b", "...", "é", "a b", "{a}",
+];
+
+/// Workspace path segments, most of them broken in one way (§5.1).
 const SEGMENTS: &[&str] = &[
-    "a", "src", "lib.rs", "b", ".", "..", "...", ".a", "a..b", "", "~", "~a", "C:", "c:", "a:b",
-    "é", "日本", "a b", "a*b", "?", "[x]", "a]", "a\\b", "\u{1}", "\u{7f}", "\u{85}", " ",
-    "\u{a0}", "\u{feff}", "😀", "a\u{301}", "{a}", "!a",
+    ".", "..", "", "~", "~a", "C:", "c:", "a:b", "日本", "a*b", "?", "[x]", "a]", "a\\b", "\u{1}",
+    "\u{7f}", "\u{85}", " ", "\u{a0}", "\u{feff}", "😀", "a\u{301}", "!a",
 ];
 const PATH_PREFIXES: &[&str] = &[
-    "", "", "", "", "/", "//", "~/", "C:/", "c:\\", "\\\\", " ", "\u{a0}", "\t", "./", "../",
+    "/", "//", "~/", "~", "C:/", "c:\\", "z:", "\\\\", "a\\", " ", "\u{a0}", "\t", "./", "../",
+    "*", "\u{1}", "/",
 ];
 const PATH_SUFFIXES: &[&str] = &[
-    "", "", "", "", "/", "//", " ", "/\u{a0}", "/ /", "\r", "\u{a0}/", "/.", "/..",
+    "/", "//", " ", "/\u{a0}", "/ /", "\r", "\u{a0}/", "/.", "/..", "?", "]", "\u{7f}", "/",
+];
+
+/// Directory subtrees that are, or become once one trailing `/` is dropped, empty or broken.
+pub const DIRECTORIES: &[&str] = &[
+    "/", " /", "/ ", "\u{a0}/", "/\u{a0}", "//", "a//", "./", "~/",
 ];
 
 /// Anchors of `hashline_edit` (`LINE#HASH#ANCHOR`), well and badly formed.
@@ -327,27 +337,25 @@ pub fn url(rng: &mut Rng) -> JsString {
     url
 }
 
-/// A workspace path: segments joined by `/`, with a hard prefix or suffix now and then, and
-/// sometimes padded with the trimming set.
+/// A workspace path: sound segments joined by `/`, half the time broken in one way (each of
+/// the malformed reasons of §5.1 about as often), sometimes padded with the trimming set.
 pub fn workspace_path(rng: &mut Rng) -> JsString {
     let mut text = String::new();
-    if rng.percent(30) {
-        text.push_str(rng.pick(PATH_PREFIXES).unwrap_or(&""));
-    }
     let segments = rng.between(1, 3);
     for i in 0..segments {
         if i > 0 {
             text.push('/');
         }
-        // Sound segments most of the time, so a broken one is usually the only one.
-        let segment = match rng.percent(75) {
-            true => rng.pick(&SEGMENTS[..3]),
-            false => rng.pick(SEGMENTS),
-        };
-        text.push_str(segment.unwrap_or(&"a"));
+        text.push_str(rng.pick(SOUND).unwrap_or(&"a"));
     }
-    if rng.percent(30) {
-        text.push_str(rng.pick(PATH_SUFFIXES).unwrap_or(&""));
+    if rng.percent(50) {
+        let at = text.rfind('/').map_or(0, |i| i + 1);
+        match rng.below(4) {
+            0 => text.insert_str(0, rng.pick(PATH_PREFIXES).unwrap_or(&"")),
+            1 => text.push_str(rng.pick(PATH_SUFFIXES).unwrap_or(&"")),
+            2 => text.replace_range(at.., rng.pick(SEGMENTS).unwrap_or(&"")),
+            _ => text.insert_str(at, rng.pick(SEGMENTS).unwrap_or(&"")),
+        }
     }
     let mut path = JsString::from(text);
     if rng.percent(10) {

@@ -4,6 +4,7 @@
 //! vector mutated (`mutate.rs`). Input `i` of a seed is the same whoever generates it.
 
 use vvoc_reference::catalog::{Count, Limit, Node, PathKind, Range, StringKind};
+use vvoc_reference::inventory::tool_inventory;
 use vvoc_reference::{JsString, Json, Object, Tool};
 
 use super::dictionary::{self, ABSOLUTE, ANCHORS, KEYS, NUMBERS, WIDE, WORDS};
@@ -28,9 +29,14 @@ struct ToolShape {
     tool: Tool,
     members: Vec<Member>,
     /// The selector field and, per value, the fields it consumes.
-    matrix: Option<(&'static str, Vec<(&'static str, &'static [&'static str])>)>,
+    matrix: Option<(&'static str, Vec<Row>)>,
     vectors: Vec<Json>,
+    /// How often it is chosen, relative to the others.
+    weight: u32,
 }
+
+/// A selector value and the fields it consumes.
+type Row = (&'static str, &'static [&'static str]);
 
 /// A member of an object shape.
 #[derive(Debug)]
@@ -38,6 +44,8 @@ struct Member {
     name: &'static str,
     required: bool,
     shape: Shape,
+    /// Whether it is a list of workspace paths.
+    paths: bool,
 }
 
 /// The catalog's node, with the role each string plays.
@@ -106,11 +114,13 @@ impl Generator {
                     .filter(|(t, _)| *t == tool)
                     .map(|(_, input)| input.clone())
                     .collect();
+                let rules = tool_inventory(tool).iter().filter(|r| !r.is_exec()).count();
                 ToolShape {
                     tool,
                     members,
                     matrix,
                     vectors,
+                    weight: 4 + (rules as f64).sqrt().round() as u32,
                 }
             })
             .collect();
@@ -125,7 +135,7 @@ impl Generator {
     /// Input `index` of the run seeded with `seed`.
     pub fn input(&self, seed: u64, index: u64) -> (Tool, Json) {
         let mut rng = Rng::for_input(seed, index);
-        let Some(shape) = self.tools.get(rng.below(self.tools.len())) else {
+        let Some(shape) = self.pick_tool(&mut rng) else {
             return (Tool::WorkItemList, Json::Object(Object::new()));
         };
         let rate = RATES[rng.below(RATES.len())];
@@ -141,6 +151,20 @@ impl Generator {
             _ => grow.root(shape),
         };
         (shape.tool, input)
+    }
+
+    /// A tool, chosen with a weight that grows with the number of its rules (4 plus the square
+    /// root of the count), so the tools with many rules get more inputs and none starves.
+    fn pick_tool(&self, rng: &mut Rng) -> Option<&ToolShape> {
+        let total: u32 = self.tools.iter().map(|t| t.weight).sum();
+        let mut at = rng.below(total as usize) as u32;
+        self.tools.iter().find(|t| match at < t.weight {
+            true => true,
+            false => {
+                at -= t.weight;
+                false
+            }
+        })
     }
 
     /// A member name to add where it is not declared: a host-sensitive or odd name, a name
@@ -283,6 +307,8 @@ impl Grow<'_> {
     fn present(&mut self, member: &Member) -> bool {
         match member.required {
             true => !self.perturb(),
+            // Lists of workspace paths carry many rules each: present at least half the time.
+            false if member.paths => self.rng.percent(self.optional.max(50)),
             false => self.rng.percent(self.optional),
         }
     }
@@ -372,6 +398,9 @@ impl Grow<'_> {
     fn text(&mut self, kind: StringKind, role: Role) -> JsString {
         let mut text = match role {
             Role::Url => dictionary::url(self.rng),
+            Role::Directory if self.rng.percent(10) => {
+                JsString::from(*self.rng.pick(dictionary::DIRECTORIES).unwrap_or(&"/"))
+            }
             Role::ExactFile | Role::Directory => dictionary::workspace_path(self.rng),
             Role::Absolute => JsString::from(*self.rng.pick(ABSOLUTE).unwrap_or(&"/a")),
             Role::Anchor => JsString::from(*self.rng.pick(ANCHORS).unwrap_or(&"1#AB#c")),
@@ -668,10 +697,14 @@ fn member(
         true => field.name.to_owned(),
         false => format!("{base}.{}", field.name),
     };
+    let shape = shape(&field.node, &pattern, field.name, roles);
+    let paths = matches!(&shape, Shape::Array(element, _)
+        if matches!(**element, Shape::Text(_, Role::ExactFile | Role::Directory)));
     Member {
         name: field.name,
         required: field.required,
-        shape: shape(&field.node, &pattern, field.name, roles),
+        shape,
+        paths,
     }
 }
 

@@ -113,7 +113,7 @@ pub struct Finding {
 /// Which inventory rules the reference's verdicts named.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rules {
-    /// How many input rules the inventory has (rules of execution aside).
+    /// How many input rules the selected tools have in the inventory (rules of execution aside).
     pub inventory: usize,
     /// The rules no verdict named, in inventory order.
     pub never_fired: Vec<String>,
@@ -230,7 +230,10 @@ pub fn fuzz(
     }
     let generator = Generator::new(&tools, vectors);
     let classifier = Classifier::new();
-    let rule_ids: Vec<RuleId> = inventory().into_iter().filter(|r| !r.is_exec()).collect();
+    let rule_ids: Vec<RuleId> = inventory()
+        .into_iter()
+        .filter(|r| !r.is_exec() && tools.contains(&rule_tool(r)))
+        .collect();
     let rule_index: HashMap<&RuleId, usize> =
         rule_ids.iter().enumerate().map(|(i, r)| (r, i)).collect();
     let stopped = || {
@@ -372,6 +375,15 @@ pub fn fuzz(
     })
 }
 
+/// The tool of a rule.
+fn rule_tool(rule: &RuleId) -> Tool {
+    match rule {
+        RuleId::Structural { tool, .. }
+        | RuleId::Branch { tool, .. }
+        | RuleId::Exec { tool, .. } => *tool,
+    }
+}
+
 /// The peers of one side, if it is a peer.
 fn peers(options: Option<&PeerOptions>) -> Result<Option<Peers<'_>>, FuzzError> {
     options
@@ -384,7 +396,7 @@ fn session<'p, 'o>(peers: Option<&'p Peers<'o>>) -> Result<Side<'p, 'o>, FuzzErr
     match peers {
         None => Ok(Side::Reference),
         Some(peers) => PeerSession::start(peers)
-            .map(Side::Peer)
+            .map(|session| Side::Peer(Box::new(session)))
             .map_err(FuzzError::Unusable),
     }
 }
@@ -500,7 +512,7 @@ impl Shared<'_> {
         let mut fired = vec![false; self.rule_count];
         let mut chunk = 0..0;
         let (mut inputs, mut findings) = (0u64, 0u64);
-        let source = || {
+        let mut source = || {
             if chunk.is_empty() {
                 if (self.stopped)() || self.past_deadline() {
                     return None;
@@ -527,15 +539,14 @@ impl Shared<'_> {
             })
         };
         let level = self.options.level;
-        let sink = |answered: Answered| {
+        let mut sink = |answered: Option<Answered>| {
             inputs += 1;
-            let class = self.classifier.classify(
-                answered.item.tool,
-                &answered.expected,
-                &answered.received,
-                level,
-            );
-            if let Some(class) = class {
+            let class = answered.as_ref().and_then(|a| {
+                let tool = a.item.tool;
+                self.classifier
+                    .classify(tool, &a.expected, &a.received, level)
+            });
+            if let (Some(class), Some(answered)) = (class, answered) {
                 findings += 1;
                 worked.record(class, answered);
             }
@@ -550,22 +561,14 @@ impl Shared<'_> {
             (Side::Reference, Side::Reference)
         );
         let result = match dry {
-            // Nothing to compare: the reference against itself.
+            // The reference against itself: nothing to ask, nothing to compare.
             true => {
-                let mut source = source;
-                let mut sink = sink;
-                while let Some(item) = source() {
-                    let reference = Answer::Verdict(Verdict::Accept(Json::Null));
-                    let received = Answer::Verdict(Verdict::Accept(Json::Null));
-                    sink(Answered {
-                        item,
-                        expected: reference,
-                        received,
-                    });
+                while source().is_some() {
+                    sink(None);
                 }
                 Ok(())
             }
-            false => pair.run(source, sink),
+            false => pair.run(&mut source, |answered| sink(Some(answered))),
         };
         self.inputs.fetch_add(inputs % 256, Ordering::Relaxed);
         self.findings.fetch_add(findings, Ordering::Relaxed);

@@ -15,8 +15,8 @@ use crate::peer_session::{Next, PeerSession};
 pub enum Side<'p, 'o> {
     /// The reference, in this process.
     Reference,
-    /// A peer session.
-    Peer(PeerSession<'p, 'o>),
+    /// A peer session (boxed: a side is moved between threads, the reference's is nothing).
+    Peer(Box<PeerSession<'p, 'o>>),
 }
 
 impl Side<'_, '_> {

@@ -1,0 +1,256 @@
+//! `conform fuzz` end to end: planted differences of the fake peer are found, shrunk and classed
+//! the same way on every run and with any number of jobs; the reference as a peer disagrees with
+//! nothing; a crashing peer is a finding, or unusable; usage errors exit 1.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use common::{CONFORM, text};
+use vvoc_reference::{Json, Object};
+
+const FAKE: &str = env!("CARGO_BIN_EXE_fake-peer");
+
+fn fuzz(args: &[&str]) -> Output {
+    Command::new(CONFORM)
+        .arg("fuzz")
+        .args(args)
+        .output()
+        .expect("conform runs")
+}
+
+fn code(output: &Output) -> i32 {
+    output.status.code().unwrap_or(-1)
+}
+
+/// `fuzz.json` without its timings (the only members that change from run to run).
+fn report(dir: &Path) -> Json {
+    let text = std::fs::read_to_string(dir.join("fuzz.json")).expect("fuzz.json");
+    let json = Json::parse(&text).expect("fuzz.json is JSON");
+    let object = json.as_object().expect("an object");
+    let timings = ["seconds", "inputs_per_second", "shrink_seconds"];
+    Json::Object(Object::from_members(
+        object
+            .iter()
+            .filter(|(k, _)| !timings.iter().any(|t| k.eq_str(t)))
+            .map(|(k, v)| (k.clone(), v.clone())),
+    ))
+}
+
+/// The classes of a report: (tool, pattern, kind, minimal input as compact JSON).
+fn classes(report: &Json) -> Vec<(String, String, String, String)> {
+    let member = |o: &Object, name: &str| o.get(name).map(Json::to_compact).unwrap_or_default();
+    report
+        .as_object()
+        .and_then(|o| o.get("classes"))
+        .and_then(Json::as_array)
+        .expect("classes")
+        .iter()
+        .filter_map(Json::as_object)
+        .map(|c| {
+            let name = |n: &str| c.get(n).and_then(Json::as_string).map(|s| s.to_string());
+            (
+                name("tool").unwrap_or_default(),
+                name("pattern").unwrap_or_default(),
+                name("kind").unwrap_or_default(),
+                member(c, "minimal"),
+            )
+        })
+        .collect()
+}
+
+/// Runs the fake peer with `plant` twice (one job, then two) and returns the report after
+/// checking both runs found the same.
+fn planted(plant: &str, tool: &str, count: &str) -> Json {
+    let peer = format!("{FAKE} --plant {plant}");
+    let mut reports = Vec::new();
+    for jobs in ["1", "2"] {
+        let dir = tempfile::tempdir().expect("a folder");
+        let out = dir.path().to_str().expect("a UTF-8 path");
+        let args = [
+            "--peer", &peer, "--tool", tool, "--count", count, "--seed", "7",
+        ];
+        let output = fuzz(&[&args[..], &["--jobs", jobs, "--out", out]].concat());
+        assert_eq!(code(&output), 2, "{}", text(&output));
+        reports.push((report(dir.path()), dir));
+    }
+    assert_eq!(
+        reports[0].0, reports[1].0,
+        "one job and two found the same classes, counts and examples"
+    );
+    let (report, dir) = reports.swap_remove(0);
+    let lint = Command::new(CONFORM)
+        .args(["lint", "--no-builtin", "--vectors"])
+        .arg(dir.path().join("vectors"))
+        .output()
+        .expect("conform lint runs");
+    assert_eq!(code(&lint), 0, "the vector files lint: {}", text(&lint));
+    report
+}
+
+fn has(classes: &[(String, String, String, String)], wanted: (&str, &str, &str, &str)) -> bool {
+    classes
+        .iter()
+        .any(|(t, p, k, m)| (t.as_str(), p.as_str(), k.as_str(), m.as_str()) == wanted)
+}
+
+#[test]
+fn an_off_by_one_bound_is_found_shrunk_to_the_bound_and_classed() {
+    let report = planted("off-by-one", "web_search", "3000");
+    let found = classes(&report);
+    assert!(
+        has(
+            &found,
+            (
+                "web_search",
+                "count",
+                "accepted",
+                r#"{"query":"a","count":21}"#
+            )
+        ),
+        "{found:?}"
+    );
+    assert!(
+        found.iter().all(|(_, pattern, _, _)| pattern == "count"),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_wrong_message_is_found_shrunk_to_the_field_alone_and_classed() {
+    let report = planted("wrong-message", "web_fetch", "3000");
+    let found = classes(&report);
+    assert_eq!(
+        found,
+        vec![(
+            "web_fetch".to_owned(),
+            "timeout".to_owned(),
+            "message".to_owned(),
+            r#"{"timeout":121}"#.to_owned()
+        )]
+    );
+}
+
+#[test]
+fn a_missing_trim_is_found_shrunk_to_one_padded_unit_and_classed() {
+    let report = planted("missing-trim", "work_item_close", "3000");
+    let found = classes(&report);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let (tool, pattern, kind, minimal) = &found[0];
+    assert_eq!(
+        (tool.as_str(), pattern.as_str(), kind.as_str()),
+        ("work_item_close", "workItemId", "output")
+    );
+    // One member of the trimming set beside one plain unit is as small as the difference gets.
+    let input = Json::parse(minimal).expect("JSON");
+    let id = input
+        .as_object()
+        .and_then(|o| o.get("workItemId"))
+        .and_then(Json::as_string);
+    let id = id.expect("a workItemId").to_string();
+    assert_eq!(id.chars().count(), 2, "{minimal}");
+    assert!(id.contains('a') && id.trim() == "a", "{minimal}");
+}
+
+#[test]
+fn the_reference_as_a_peer_disagrees_with_nothing() {
+    let peer = format!("{CONFORM} peer");
+    let output = fuzz(&["--peer", &peer, "--count", "20000", "--jobs", "2"]);
+    assert_eq!(code(&output), 0, "{}", text(&output));
+    assert!(
+        text(&output).contains("0 findings in 0 classes"),
+        "{}",
+        text(&output)
+    );
+}
+
+#[test]
+fn a_peer_that_crashes_is_a_finding_until_it_has_used_up_its_restarts() {
+    let peer = format!("{FAKE} --plant crash");
+    let args = ["--peer", &peer, "--tool", "web_search", "--count", "600"];
+    let patient = fuzz(&[&args[..], &["--max-restarts", "1000"]].concat());
+    assert_eq!(code(&patient), 2, "{}", text(&patient));
+    assert!(
+        text(&patient).contains("web_search (root) crash"),
+        "{}",
+        text(&patient)
+    );
+    let strict = fuzz(&[&args[..], &["--max-restarts", "1"]].concat());
+    assert_eq!(code(&strict), 3, "{}", text(&strict));
+    assert!(
+        text(&strict).contains("the peer is unusable"),
+        "{}",
+        text(&strict)
+    );
+    let silent = fuzz(&["--peer", &format!("{FAKE} --hello exit"), "--count", "10"]);
+    assert_eq!(code(&silent), 3, "{}", text(&silent));
+}
+
+#[test]
+fn usage_errors_exit_1() {
+    for args in [
+        &["--count", "10"][..],
+        &["--dry-run", "--tool", "nope"],
+        &["--dry-run", "--level", "most"],
+        &["--dry-run", "--time-limit", "-1"],
+        &["--dry-run", "--peer", "x"],
+        &["--dry-run", "--jobs", "0"],
+    ] {
+        let output = fuzz(args);
+        assert_eq!(code(&output), 1, "{args:?}: {}", text(&output));
+    }
+}
+
+#[test]
+fn the_help_explains_every_option_with_an_example() {
+    let output = fuzz(&["--help"]);
+    assert_eq!(code(&output), 0);
+    let help = text(&output);
+    for option in [
+        "--peer",
+        "--against",
+        "--tool",
+        "--count",
+        "--seed",
+        "--level",
+        "--jobs",
+        "--out",
+        "--time-limit",
+        "--dry-run",
+    ] {
+        assert!(help.contains(option), "{option} in:\n{help}");
+    }
+    assert!(
+        help.contains("Examples:") && help.contains("conform fuzz --peer"),
+        "{help}"
+    );
+}
+
+#[test]
+fn a_dry_run_reaches_every_rule_of_a_tool_and_is_the_same_for_a_seed() {
+    let run = || {
+        fuzz(&[
+            "--dry-run",
+            "--tool",
+            "str_replace_editor",
+            "--count",
+            "20000",
+        ])
+    };
+    let (a, b) = (run(), run());
+    assert_eq!(code(&a), 0, "{}", text(&a));
+    let stdout = |o: &Output| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .skip(1)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(stdout(&a), stdout(&b));
+    assert!(
+        stdout(&a).contains("rules: 37 of 37 input rules fired"),
+        "{}",
+        stdout(&a)
+    );
+}
