@@ -59,6 +59,7 @@ impl JsString {
     }
 
     /// Whether the string equals `s`, unit for unit.
+    #[inline]
     pub fn eq_str(&self, s: &str) -> bool {
         units_eq_str(&self.0, s)
     }
@@ -80,6 +81,7 @@ impl JsString {
 }
 
 /// Whether `units` equal the UTF-16 encoding of `s`.
+#[inline]
 pub fn units_eq_str(units: &[u16], s: &str) -> bool {
     // A character takes at least as many UTF-8 bytes as UTF-16 units, and as many only when it is
     // ASCII: most names differ in length and are told apart without reading them.

@@ -14,6 +14,10 @@ use crate::text::{json_quote, trim, truncate};
 use crate::to_number::to_number;
 
 /// Checks `value` against a closed object of `fields`; returns the normalized object.
+///
+/// A normalized value is only ever used when its collector ends with no issue (the output of an
+/// accepted input, or of a union's passing branch), so once `out` holds an issue the checks
+/// build none: a refusal costs its issues, not a copy of the input.
 pub(crate) fn check_object(
     fields: &[Field],
     value: Option<&Json>,
@@ -25,11 +29,15 @@ pub(crate) fn check_object(
         return None;
     };
     let mut output = Object::new();
+    let mut matched = 0;
     for field in fields {
         let child = path.field(field.name);
         match object.get(field.name) {
             Some(member) => {
-                if let Some(normalized) = check(&field.node, Some(member), &child, out) {
+                matched += 1;
+                if let Some(normalized) = check(&field.node, Some(member), &child, out)
+                    && !out.any()
+                {
                     output.insert(field.name, normalized);
                 }
             }
@@ -37,11 +45,17 @@ pub(crate) fn check_object(
                 check(&field.node, None, &child, out);
             }
             None => {
-                if let Some(default) = &field.default {
+                if let Some(default) = &field.default
+                    && !out.any()
+                {
                     output.insert(field.name, default.value.to_json());
                 }
             }
         }
+    }
+    // Names are unique, so when every member matched a field none is unknown.
+    if matched == object.len() {
+        return Some(Json::Object(output));
     }
     for (name, _) in object.iter() {
         if !fields.iter().any(|f| name.eq_str(f.name)) {
@@ -78,7 +92,7 @@ pub(crate) fn check(
         },
         Node::Enum(values) => match value {
             Some(Json::String(s)) if values.iter().any(|v| s.eq_str(v)) => {
-                Some(Json::String(s.clone()))
+                Some(normalized(out, || Json::String(s.clone())))
             }
             _ => {
                 let check = if value.is_none() {
@@ -99,7 +113,9 @@ pub(crate) fn check(
             }
         },
         Node::Literal(literal) => match value {
-            Some(Json::String(s)) if s.eq_str(literal) => Some(Json::String(s.clone())),
+            Some(Json::String(s)) if s.eq_str(literal) => {
+                Some(normalized(out, || Json::String(s.clone())))
+            }
             _ => {
                 let check = if value.is_none() {
                     Check::Required
@@ -136,7 +152,9 @@ fn check_array(
     };
     let mut output = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
-        if let Some(normalized) = check(element, Some(item), &path.index(i), out) {
+        if let Some(normalized) = check(element, Some(item), &path.index(i), out)
+            && !out.any()
+        {
             output.push(normalized);
         }
     }
@@ -180,9 +198,9 @@ fn check_string(
         return None;
     };
     let text = if kind.trimmed() {
-        JsString::from_units(trim(s.units()))
+        trim(s.units())
     } else {
-        s.clone()
+        s.units()
     };
     let len = text.len();
     if let Some(min) = min.filter(|&min| len < min as usize) {
@@ -205,7 +223,7 @@ fn check_string(
             None,
         );
     }
-    Some(Json::String(text))
+    Some(normalized(out, || Json::String(JsString::from_units(text))))
 }
 
 fn check_number(
@@ -314,6 +332,12 @@ fn check_union(
         }
     }
     None
+}
+
+/// The normalized value, or `null` in its place once `out` holds an issue and no output will be
+/// used (see [`check_object`]).
+fn normalized(out: &Collector, value: impl FnOnce() -> Json) -> Json {
+    if out.any() { Json::Null } else { value() }
 }
 
 /// The issue of a value of the wrong JSON type (or of an absent required member).

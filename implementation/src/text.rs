@@ -88,7 +88,7 @@ pub fn push_json_escaped(out: &mut JsString, units: &[u16]) {
             0x0A => out.push_str("\\n"),
             0x0C => out.push_str("\\f"),
             0x0D => out.push_str("\\r"),
-            0x00..=0x1F => out.push_str(&format!("\\u{u:04x}")),
+            0x00..=0x1F => push_unit_escape_wide(out, u),
             0xD800..=0xDBFF
                 if units
                     .get(i + 1)
@@ -97,7 +97,7 @@ pub fn push_json_escaped(out: &mut JsString, units: &[u16]) {
                 out.push_units(&units[i..i + 2]);
                 i += 1;
             }
-            0xD800..=0xDFFF => out.push_str(&format!("\\u{u:04x}")),
+            0xD800..=0xDFFF => push_unit_escape_wide(out, u),
             _ => out.push_units(&[u]),
         }
         i += 1;
@@ -152,6 +152,13 @@ fn push_ascii(out: &mut String, units: &[u16]) {
     }
 }
 
+/// [`push_unit_escape`] into UTF-16 text.
+fn push_unit_escape_wide(out: &mut JsString, u: u16) {
+    let mut text = String::with_capacity(6);
+    push_unit_escape(&mut text, u);
+    out.push_str(&text);
+}
+
 /// `\uXXXX` in lowercase hex, as §6.4 writes controls and lone surrogates.
 fn push_unit_escape(out: &mut String, u: u16) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -165,7 +172,7 @@ fn push_unit_escape(out: &mut String, u: u16) {
 pub fn push_path_name(out: &mut JsString, units: &[u16]) {
     for &u in units {
         match u {
-            0x00..=0x1F | 0x7F => out.push_str(&format!("\\u{u:04x}")),
+            0x00..=0x1F | 0x7F => push_unit_escape_wide(out, u),
             0x5C | 0x2E | 0x5B | 0x5D => out.push_units(&[0x5C, u]),
             _ => out.push_units(&[u]),
         }
