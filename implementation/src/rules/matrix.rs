@@ -34,10 +34,13 @@ pub(super) fn check(tool: Tool, input: Input<'_>, out: &mut Collector) {
     let Some(row) = spec.matrix.as_ref().and_then(|m| m.row(&value)) else {
         return;
     };
-    let expected = format!("only {}", row.consumes.join(", "));
+    // Built at the first refused field: most inputs consume every field they have.
+    let mut expected: Option<String> = None;
     for field in &spec.fields {
         if field.name != *selector && input.has(field.name) && !row.consumes.contains(&field.name) {
             let message = format!("{} is not consumed by {selector} {value}", field.name);
+            let expected =
+                expected.get_or_insert_with(|| format!("only {}", row.consumes.join(", ")));
             out.branch(
                 rule(&value),
                 Code::InvalidValue,
