@@ -85,14 +85,17 @@ impl JsString {
 pub fn units_eq_str(units: &[u16], s: &str) -> bool {
     // A character takes at least as many UTF-8 bytes as UTF-16 units, and as many only when it is
     // ASCII: most names differ in length and are told apart without reading them.
-    if units.len() > s.len() {
-        return false;
-    }
-    if units.len() == s.len() {
-        return units
-            .iter()
-            .zip(s.bytes())
-            .all(|(&u, b)| b.is_ascii() && u == u16::from(b));
+    match units.len().cmp(&s.len()) {
+        std::cmp::Ordering::Greater => return false,
+        std::cmp::Ordering::Equal => {
+            return units
+                .iter()
+                .zip(s.bytes())
+                .all(|(&u, b)| b.is_ascii() && u == u16::from(b));
+        }
+        // Fewer units than bytes: only text with non-ASCII characters can match.
+        std::cmp::Ordering::Less if s.is_ascii() => return false,
+        std::cmp::Ordering::Less => {}
     }
     let mut it = units.iter().copied();
     for u in s.encode_utf16() {

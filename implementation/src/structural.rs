@@ -38,7 +38,7 @@ pub(crate) fn check_object(
                 if let Some(normalized) = check(&field.node, Some(member), &child, out)
                     && !out.any()
                 {
-                    output.insert(field.name, normalized);
+                    output.push_new(field.name, normalized);
                 }
             }
             None if field.required => {
@@ -48,7 +48,7 @@ pub(crate) fn check_object(
                 if let Some(default) = &field.default
                     && !out.any()
                 {
-                    output.insert(field.name, default.value.to_json());
+                    output.push_new(field.name, default.value.to_json());
                 }
             }
         }

@@ -186,6 +186,12 @@ impl Object {
         Some(self.members.remove(at).1)
     }
 
+    /// Appends the member `name`, which the caller knows is not there yet (an output's declared
+    /// names are distinct), without looking for it as [`Object::insert`] does.
+    pub(crate) fn push_new(&mut self, name: &str, value: Json) {
+        self.members.push((JsString::from(name), value));
+    }
+
     /// The value of the member `name`.
     pub fn get(&self, name: &str) -> Option<&Json> {
         self.members
