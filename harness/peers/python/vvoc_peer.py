@@ -35,6 +35,11 @@ IMPLEMENTATION = {"name": "vvoc-python-example", "version": "0.1.0", "language":
 
 _ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")
 
+# Inputs may nest deep (the contract sets no limit; vectors/*/deep-nesting.json go 5,000 levels),
+# and the json module's C scanner spends one level of Python's recursion budget (1,000 by
+# default) per level of nesting. 20,000 levels still fit in the C stack of the main thread.
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
+
 
 def _is_array_index(name):
     """The canonical decimal form of an integer from 0 to 4294967294 (ASCII digits only)."""
