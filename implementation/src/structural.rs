@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use crate::catalog::{Count, Field, Limit, MAX_SAFE_INTEGER, Node, Range, StringKind};
 use crate::collector::Collector;
 use crate::issue::Code;
-use crate::js_string::JsString;
+use crate::js_string::{JsString, units_eq_str};
 use crate::json::{Json, Object};
 use crate::path::Path;
 use crate::rule::Check;
@@ -28,13 +28,27 @@ pub(crate) fn check_object(
         wrong_type(out, path, "object", value);
         return None;
     };
-    let mut output = Object::new();
+    // Which member each field names, found in one pass over the members.
+    let mut small = [None; 32];
+    let mut large = Vec::new();
+    let found: &mut [Option<&Json>] = if fields.len() <= small.len() {
+        &mut small[..fields.len()]
+    } else {
+        large.resize(fields.len(), None);
+        &mut large
+    };
     let mut matched = 0;
-    for field in fields {
+    for (name, member) in object.iter() {
+        if let Some(i) = fields.iter().position(|f| names(name.units(), f.name)) {
+            found[i] = Some(member);
+            matched += 1;
+        }
+    }
+    let mut output = Object::new();
+    for (field, member) in fields.iter().zip(found.iter()) {
         let child = path.field(field.name);
-        match object.get(field.name) {
+        match *member {
             Some(member) => {
-                matched += 1;
                 if let Some(normalized) = check(&field.node, Some(member), &child, out)
                     && !out.any()
                 {
@@ -332,6 +346,16 @@ fn check_union(
         }
     }
     None
+}
+
+/// Whether an input member's name is the declared name `field`. Declared names start with an
+/// ASCII letter, so most are told apart by length or first unit before a full comparison.
+#[inline]
+fn names(units: &[u16], field: &str) -> bool {
+    match (units.first(), field.as_bytes().first()) {
+        (Some(&unit), Some(&byte)) if byte.is_ascii() && unit != u16::from(byte) => false,
+        _ => units_eq_str(units, field),
+    }
 }
 
 /// The normalized value, or `null` in its place once `out` holds an issue and no output will be
