@@ -1,6 +1,7 @@
 //! `cargo xtask bench`: checks and scenarios per second in process, through `conform peer` with
 //! one and with several processes, and checks with one process started per check (the way
-//! toml-test runs decoders).
+//! toml-test runs decoders); and `conform fuzz` inputs per second, in process and against
+//! `conform peer`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -20,6 +21,8 @@ pub enum Unit {
     Checks,
     /// Scenarios run, every step and the final directory compared.
     Scenarios,
+    /// Inputs of `conform fuzz`: generated, checked and compared.
+    Inputs,
 }
 
 impl Unit {
@@ -28,6 +31,7 @@ impl Unit {
         match self {
             Unit::Checks => "checks",
             Unit::Scenarios => "scenarios",
+            Unit::Inputs => "inputs",
         }
     }
 }
@@ -87,8 +91,19 @@ pub fn bench(root: &Path, jobs: usize, per_check_sample: usize) -> Result<Vec<Me
         &format!("conform peer, {jobs} processes"),
     )?);
     measurements.push(process_per_check(&peer, &vectors, per_check_sample)?);
-    // Checks first, then scenarios, each in the order measured.
-    measurements.sort_by_key(|m| m.unit == Unit::Scenarios);
+    for (peer, jobs, count) in [
+        (None, 1, 300_000),
+        (None, jobs, 300_000),
+        (Some(&peer), jobs, 100_000),
+    ] {
+        measurements.push(fuzz(&conform, peer.map(String::as_str), jobs, count)?);
+    }
+    // Checks first, then scenarios, then fuzz inputs, each in the order measured.
+    measurements.sort_by_key(|m| match m.unit {
+        Unit::Checks => 0,
+        Unit::Scenarios => 1,
+        Unit::Inputs => 2,
+    });
     Ok(measurements)
 }
 
@@ -175,6 +190,35 @@ fn timing(stdout: &str, unit: Unit, mode: &str) -> Result<Option<Measurement>> {
         checks,
         elapsed: Duration::from_secs_f64(seconds),
     }))
+}
+
+/// Runs `conform fuzz` (a dry run in process, or against a peer with `jobs` processes) and reads
+/// its timing: inputs generated, checked by the reference and compared, per second.
+fn fuzz(conform: &Path, peer: Option<&str>, jobs: usize, count: usize) -> Result<Measurement> {
+    let mut command = Command::new(conform);
+    command.args([
+        "fuzz",
+        "--count",
+        &count.to_string(),
+        "--jobs",
+        &jobs.to_string(),
+    ]);
+    let mode = match peer {
+        Some(peer) => {
+            command.args(["--peer", peer]);
+            format!("fuzz, conform peer, {jobs} processes")
+        }
+        None => {
+            command.arg("--dry-run");
+            format!("fuzz, in process, {jobs} jobs")
+        }
+    };
+    let output = command
+        .output()
+        .with_context(|| format!("cannot run {}", conform.display()))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    timing(&stdout, Unit::Inputs, &mode)?
+        .with_context(|| format!("no timing of the inputs in:\n{stdout}"))
 }
 
 /// Starts a fresh `conform peer` for each of the first `sample` vectors.

@@ -77,6 +77,12 @@ enum Role {
 /// How often, in percent, a generated value is taken past an edge of its node.
 const RATES: [u32; 5] = [0, 3, 6, 12, 25];
 
+/// How deep a vector may nest to be mutated.
+const MAX_VECTOR_DEPTH: usize = 64;
+
+/// How many nodes a member of a vector may have to be grafted elsewhere.
+const MAX_GRAFT: usize = 200;
+
 /// How deep the nested-value mutation nests: around the depth where readers give up.
 const DEEP: [usize; 4] = [511, 512, 513, 600];
 
@@ -94,8 +100,14 @@ impl Generator {
         names.dedup();
         vocabulary.sort_unstable();
         vocabulary.dedup();
+        // Vectors nested deeper than generated inputs are left out: the walks of mutation and
+        // shrinking recurse, and deep values are generated on their own (`deep_value`).
+        let vectors: Vec<&(Tool, Json)> = vectors
+            .iter()
+            .filter(|(_, input)| depth(input) <= MAX_VECTOR_DEPTH)
+            .collect();
         let mut grafts = Vec::new();
-        for (_, input) in vectors {
+        for (_, input) in &vectors {
             members_of(input, &mut grafts);
         }
         let tools = tools
@@ -776,16 +788,36 @@ fn gather(
     }
 }
 
-/// Every member of every object inside `value`.
+/// Every member of every object inside `value` whose value is small enough to graft.
 fn members_of(value: &Json, out: &mut Vec<(JsString, Json)>) {
-    match value {
-        Json::Object(object) => {
-            for (name, member) in object.iter() {
-                out.push((name.clone(), member.clone()));
-                members_of(member, out);
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Json::Object(object) => {
+                for (name, member) in object.iter() {
+                    if crate::fuzz::edit::size(member) <= MAX_GRAFT {
+                        out.push((name.clone(), member.clone()));
+                    }
+                    stack.push(member);
+                }
             }
+            Json::Array(items) => stack.extend(items.iter()),
+            Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_) => {}
         }
-        Json::Array(items) => items.iter().for_each(|item| members_of(item, out)),
-        Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_) => {}
     }
+}
+
+/// How deep a value nests (1 for a scalar), walked without recursion.
+fn depth(value: &Json) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(value, 1)];
+    while let Some((value, level)) = stack.pop() {
+        deepest = deepest.max(level);
+        match value {
+            Json::Object(object) => stack.extend(object.iter().map(|(_, v)| (v, level + 1))),
+            Json::Array(items) => stack.extend(items.iter().map(|v| (v, level + 1))),
+            Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_) => {}
+        }
+    }
+    deepest
 }

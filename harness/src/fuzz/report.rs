@@ -23,7 +23,8 @@ const LISTED: usize = 20;
 /// seed, the count, the level and the implementations.
 pub fn summary(run: &Fuzzed) -> String {
     let mut out = format!(
-        "generated and compared {} inputs in {:.2} s ({:.0} inputs/s); shrunk in {:.2} s\n",
+        "{} inputs in {:.3} s: {:.0} inputs per second (generated, checked and compared); \
+         shrinking took {:.3} s\n",
         run.inputs,
         run.elapsed.as_secs_f64(),
         run.rate(),

@@ -5,7 +5,7 @@
 
 use std::cmp::Ordering;
 
-use vvoc_reference::{JsString, Json, Tool};
+use vvoc_reference::{JsString, Json, Object, Tool};
 
 use super::classify::Class;
 use super::edit::{self, Change};
@@ -148,9 +148,31 @@ fn structure(value: &Json) -> Vec<Json> {
 }
 
 /// Each string shortened (emptied, cut from either end by halves down to one unit, short ones
-/// unit by unit), then made plainer (all `a`s, one unit at a time to `a` or a space).
+/// unit by unit), then made plainer (all `a`s, one unit at a time to `a` or a space); member
+/// names likewise.
 fn strings(value: &Json) -> Vec<Json> {
     let mut out = Vec::new();
+    for p in edit::positions(value, &|v| matches!(v, Json::Object(_))) {
+        let Some(Json::Object(object)) = edit::get(value, p) else {
+            continue;
+        };
+        for (i, (name, _)) in object.iter().enumerate() {
+            for units in shorter(name.units())
+                .into_iter()
+                .chain(plainer(name.units()))
+            {
+                let renamed = Object::from_members(object.iter().enumerate().map(|(j, (k, v))| {
+                    match i == j {
+                        true => (JsString::from_units(units.clone()), v.clone()),
+                        false => (k.clone(), v.clone()),
+                    }
+                }));
+                out.push(edit::change(value, p, |_| {
+                    Change::Replace(Json::Object(renamed))
+                }));
+            }
+        }
+    }
     for p in edit::positions(value, &|v| matches!(v, Json::String(_))) {
         let Some(Json::String(s)) = edit::get(value, p) else {
             continue;
