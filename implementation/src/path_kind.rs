@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::text::trim;
+
 /// Why a declared path is malformed; the first failing check, in the order of §5.1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PathReason {
@@ -103,10 +105,12 @@ pub fn exact_file(t: &[u16]) -> Result<&[u16], PathReason> {
     Ok(t)
 }
 
-/// The directory-subtree rule (§5.2): one trailing `/` removed, then the exact-file rule (which
-/// finds `/` to be an empty path, not an absolute one, because the emptiness check comes first).
+/// The directory-subtree rule (§5.2): one trailing `/` removed, the rest trimmed again (§6.2:
+/// the removed `/` may have hidden trailing spaces, so `"b/\u{a0}/"` is `b/` and `"a\r/"` is `a`),
+/// then the exact-file rule (which finds `/` to be an empty path, not an absolute one, because the
+/// emptiness check comes first).
 pub fn directory_subtree(t: &[u16]) -> Result<&[u16], PathReason> {
-    exact_file(t.strip_suffix(&[SLASH]).unwrap_or(t))
+    exact_file(trim(t.strip_suffix(&[SLASH]).unwrap_or(t)))
 }
 
 #[cfg(test)]
@@ -174,5 +178,13 @@ mod tests {
         assert_eq!(dir("src//"), Err("empty path segment"));
         assert_eq!(dir("//"), Err("absolute path"));
         assert_eq!(dir("./"), Err("traversal segment"));
+    }
+
+    #[test]
+    fn directories_are_trimmed_again_after_the_separator_is_removed() {
+        assert_eq!(dir("b/\u{a0}/"), Err("empty path segment"));
+        assert_eq!(dir("a\r/"), Ok("a".to_owned()));
+        assert_eq!(dir("a\u{3000}/"), Ok("a".to_owned()));
+        assert_eq!(dir("\u{feff}/"), Err("empty path"));
     }
 }
