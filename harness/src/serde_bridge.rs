@@ -58,7 +58,7 @@ pub fn to_serde(value: &Json) -> Option<SerdeValue> {
             Json::Bool(b) => Some(serde_json::Value::Bool(*b)),
             Json::Number(n) => number(*n),
             Json::String(s) => s.to_str().map(serde_json::Value::String),
-            // Only empty containers come here; the others come to the builders below.
+            // Containers never come here: the fold builds them below, empty ones included.
             Json::Array(_) => Some(serde_json::Value::Array(Vec::new())),
             Json::Object(_) => Some(serde_json::Value::Object(serde_json::Map::new())),
         },
@@ -107,7 +107,7 @@ pub fn to_serde_lossy(value: &Json) -> SerdeValue {
                 number(n.clamp(f64::MIN, f64::MAX)).unwrap_or(serde_json::Value::Null)
             }
             Json::String(s) => serde_json::Value::String(s.to_string_lossy()),
-            // Only empty containers come here; the others come to the builders below.
+            // Containers never come here: the fold builds them below, empty ones included.
             Json::Array(_) => serde_json::Value::Array(Vec::new()),
             Json::Object(_) => serde_json::Value::Object(serde_json::Map::new()),
         },

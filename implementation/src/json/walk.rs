@@ -211,7 +211,8 @@ impl Clone for Json {
 }
 
 impl Json {
-    /// A copy of a value that holds no other value (an empty container stays empty).
+    /// A copy of a null, boolean, number or string (the fold never gives it a container; one
+    /// would come back empty).
     fn clone_scalar(&self) -> Json {
         match self {
             Json::Null => Json::Null,
