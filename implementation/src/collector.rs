@@ -16,28 +16,33 @@ pub struct Traced {
     pub rule: RuleId,
 }
 
-/// Collects issues in order, keeping the first eight.
+/// Collects issues in order, keeping the first eight, and when tracing the rule of each.
 #[derive(Debug)]
 pub(crate) struct Collector {
     tool: Tool,
-    kept: Vec<Traced>,
+    kept: Vec<Issue>,
+    /// The rule of each kept issue; `None` when not tracing, so a plain validation names no rule
+    /// (naming one allocates its pattern).
+    rules: Option<Vec<RuleId>>,
     total: usize,
     decisive: bool,
 }
 
 impl Collector {
-    pub(crate) fn new(tool: Tool) -> Collector {
+    /// A collector of the issues of `tool`; with `trace`, of their rules too.
+    pub(crate) fn new(tool: Tool, trace: bool) -> Collector {
         Collector {
             tool,
             kept: Vec::new(),
+            rules: trace.then(Vec::new),
             total: 0,
             decisive: false,
         }
     }
 
-    /// The tool whose rules this collector attributes issues to.
-    pub(crate) fn tool(&self) -> Tool {
-        self.tool
+    /// An empty collector like this one (a union branch's).
+    pub(crate) fn fresh(&self) -> Collector {
+        Collector::new(self.tool, self.rules.is_some())
     }
 
     /// Whether any issue was produced.
@@ -51,8 +56,18 @@ impl Collector {
     }
 
     /// The issues kept, in order.
-    pub(crate) fn into_traced(self) -> Vec<Traced> {
+    pub(crate) fn into_issues(self) -> Vec<Issue> {
         self.kept
+    }
+
+    /// The issues kept with their rules, in order (none without tracing).
+    pub(crate) fn into_traced(self) -> Vec<Traced> {
+        let rules = self.rules.unwrap_or_default();
+        self.kept
+            .into_iter()
+            .zip(rules)
+            .map(|(issue, rule)| Traced { issue, rule })
+            .collect()
     }
 
     /// Appends an issue of the structural phase.
@@ -66,8 +81,9 @@ impl Collector {
     ) {
         self.count(code);
         if self.kept.len() < MAX_ISSUES {
-            let rule = RuleId::Structural {
-                tool: self.tool,
+            let tool = self.tool;
+            let rule = || RuleId::Structural {
+                tool,
                 pattern: path.pattern(),
                 check,
             };
@@ -91,8 +107,9 @@ impl Collector {
     ) {
         self.count(Code::UnrecognizedKeys);
         if self.kept.len() < MAX_ISSUES {
-            let rule = RuleId::Structural {
-                tool: self.tool,
+            let tool = self.tool;
+            let rule = || RuleId::Structural {
+                tool,
                 pattern: object.pattern(),
                 check: Check::UnknownKey,
             };
@@ -112,8 +129,9 @@ impl Collector {
     pub(crate) fn infinite(&mut self, path: &Path<'_>) {
         self.count(Code::InvalidType);
         if self.kept.len() < MAX_ISSUES {
-            let rule = RuleId::Structural {
-                tool: self.tool,
+            let tool = self.tool;
+            let rule = || RuleId::Structural {
+                tool,
                 pattern: path.pattern(),
                 check: Check::Finite,
             };
@@ -141,8 +159,9 @@ impl Collector {
     ) {
         self.count(code);
         if self.kept.len() < MAX_ISSUES {
-            let rule = RuleId::Branch {
-                tool: self.tool,
+            let tool = self.tool;
+            let rule = || RuleId::Branch {
+                tool,
                 name: rule.into_name(),
             };
             self.keep(
@@ -162,6 +181,9 @@ impl Collector {
         self.decisive |= other.decisive;
         let room = MAX_ISSUES.saturating_sub(self.kept.len());
         self.kept.extend(other.kept.into_iter().take(room));
+        if let (Some(rules), Some(theirs)) = (&mut self.rules, other.rules) {
+            rules.extend(theirs.into_iter().take(room));
+        }
     }
 
     fn count(&mut self, code: Code) {
@@ -171,7 +193,7 @@ impl Collector {
 
     fn keep(
         &mut self,
-        rule: RuleId,
+        rule: impl FnOnce() -> RuleId,
         code: Code,
         path: JsString,
         message: JsString,
@@ -185,7 +207,10 @@ impl Collector {
             expected: expected.map(cut),
             received,
         };
-        self.kept.push(Traced { issue, rule });
+        self.kept.push(issue);
+        if let Some(rules) = &mut self.rules {
+            rules.push(rule());
+        }
     }
 }
 

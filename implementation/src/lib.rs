@@ -42,17 +42,18 @@ pub fn validate(tool: Tool, input: &serde_json::Value) -> Verdict {
 
 /// Validates one input of `tool`.
 pub fn validate_json(tool: Tool, input: &Json) -> Verdict {
-    match run(tool, input) {
+    match run(tool, input, false) {
         Ok(output) => Verdict::Accept(output),
-        Err(traced) => Verdict::Reject(traced.into_iter().map(|t| t.issue).collect()),
+        Err(out) => Verdict::Reject(out.into_issues()),
     }
 }
 
 /// Validates one input of `tool`, and names the rule behind each issue of a refusal.
 pub fn validate_traced(tool: Tool, input: &Json) -> (Verdict, Vec<Traced>) {
-    match run(tool, input) {
+    match run(tool, input, true) {
         Ok(output) => (Verdict::Accept(output), Vec::new()),
-        Err(traced) => {
+        Err(out) => {
+            let traced = out.into_traced();
             let issues = traced.iter().map(|t| t.issue.clone()).collect();
             (Verdict::Reject(issues), traced)
         }
@@ -60,9 +61,9 @@ pub fn validate_traced(tool: Tool, input: &Json) -> (Verdict, Vec<Traced>) {
 }
 
 /// The structural phase, then the branch rules on a structurally valid input: the normalized
-/// output, or the issues kept with their rules.
-fn run(tool: Tool, input: &Json) -> Result<Json, Vec<Traced>> {
-    let mut out = Collector::new(tool);
+/// output, or the collector of the issues (with their rules when `trace`).
+fn run(tool: Tool, input: &Json, trace: bool) -> Result<Json, Collector> {
+    let mut out = Collector::new(tool, trace);
     let output = structural::check_object(&tool.spec().fields, Some(input), &Path::ROOT, &mut out);
     if !out.any()
         && let Some(Json::Object(object)) = &output
@@ -70,7 +71,7 @@ fn run(tool: Tool, input: &Json) -> Result<Json, Vec<Traced>> {
         rules::run(tool, object, &mut out);
     }
     if out.any() {
-        return Err(out.into_traced());
+        return Err(out);
     }
     Ok(output.unwrap_or(Json::Null))
 }

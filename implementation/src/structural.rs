@@ -328,7 +328,7 @@ fn check_union(
 ) -> Option<Json> {
     let mut failed = Vec::with_capacity(branches.len());
     for (i, branch) in branches.iter().enumerate() {
-        let mut issues = Collector::new(out.tool());
+        let mut issues = out.fresh();
         let normalized = check(branch, value, &path.branch(i), &mut issues);
         if !issues.any() {
             return normalized;
