@@ -246,3 +246,20 @@ fn a_dry_run_reaches_every_rule_of_a_tool_and_is_the_same_for_a_seed() {
         stdout(&a)
     );
 }
+
+#[test]
+fn every_input_rule_of_the_inventory_fires_within_100000_generated_inputs() {
+    let output = fuzz(&["--dry-run", "--count", "100000", "--jobs", "2"]);
+    assert_eq!(code(&output), 0, "{}", text(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("rules: "))
+        .unwrap_or_default();
+    let (fired, of) = line
+        .trim_start_matches("rules: ")
+        .split_once(" of ")
+        .expect("rules: N of M");
+    let of = of.split_whitespace().next().unwrap_or_default();
+    assert_eq!(fired, of, "{stdout}");
+}

@@ -821,3 +821,60 @@ fn depth(value: &Json) -> usize {
     }
     deepest
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn generator(tools: &[Tool]) -> Generator {
+        let vectors = vec![
+            (
+                Tool::WebSearch,
+                Json::parse(r#"{"query":"q","count":3}"#).expect("JSON"),
+            ),
+            (
+                Tool::WorkItemClose,
+                Json::parse(r#"{"workItemId":"w"}"#).expect("JSON"),
+            ),
+        ];
+        Generator::new(tools, &vectors)
+    }
+
+    #[test]
+    fn an_input_is_named_by_its_seed_and_index_alone() {
+        let (a, b) = (generator(&Tool::ALL), generator(&Tool::ALL));
+        for index in [0, 1, 17, 99_999] {
+            assert_eq!(a.input(5, index), b.input(5, index));
+        }
+        // Asked for in another order, the same inputs.
+        let forward: Vec<_> = (0..50).map(|i| a.input(5, i)).collect();
+        let backward: Vec<_> = (0..50).rev().map(|i| b.input(5, i)).collect();
+        assert!(forward.iter().eq(backward.iter().rev()));
+        assert_ne!(a.input(5, 3), a.input(6, 3));
+    }
+
+    #[test]
+    fn only_the_selected_tools_get_inputs_and_each_of_them_does() {
+        let g = generator(&[Tool::WebSearch, Tool::WebFetch]);
+        let tools: Vec<Tool> = (0..400).map(|i| g.input(1, i).0).collect();
+        assert!(
+            tools
+                .iter()
+                .all(|t| matches!(t, Tool::WebSearch | Tool::WebFetch))
+        );
+        assert!(tools.contains(&Tool::WebSearch) && tools.contains(&Tool::WebFetch));
+    }
+
+    #[test]
+    fn vectors_nested_deeper_than_the_limit_are_not_mutated() {
+        let mut deep = Json::Array(Vec::new());
+        for _ in 0..MAX_VECTOR_DEPTH + 1 {
+            deep = Json::Array(vec![deep]);
+        }
+        let input = Json::Object(Object::from_members([(JsString::from("x"), deep)]));
+        let g = Generator::new(&[Tool::WebSearch], &[(Tool::WebSearch, input)]);
+        assert!(g.tools.iter().all(|t| t.vectors.is_empty()));
+        assert!(g.grafts.iter().all(|(name, _)| !name.eq_str("x")));
+        assert_eq!(depth(&Json::Null), 1);
+    }
+}

@@ -32,9 +32,9 @@ pub fn summary(run: &Fuzzed) -> String {
     );
     let _ = writeln!(
         out,
-        "conform fuzz: {} inputs of {} tools (seed {}, level {}), {} against {}",
+        "conform fuzz: {} inputs of {} (seed {}, level {}), {} against {}",
         run.inputs,
-        run.tools.len(),
+        tools(run.tools.len()),
         run.seed,
         run.level,
         who(&run.peer),
@@ -151,10 +151,10 @@ pub fn markdown(run: &Fuzzed) -> String {
     let mut out = String::from("# Fuzz report\n\n");
     let _ = writeln!(
         out,
-        "`conform fuzz`, seed {}, {} inputs of {} tools at level `{}`: **{} findings in {} classes**.",
+        "`conform fuzz`, seed {}, {} inputs of {} at level `{}`: **{} findings in {} classes**.",
         run.seed,
         run.inputs,
-        run.tools.len(),
+        tools(run.tools.len()),
         run.level,
         run.findings,
         run.classes.len()
@@ -234,7 +234,7 @@ pub fn vector_files(run: &Fuzzed) -> Vec<(String, String)> {
             let vectors = findings
                 .into_iter()
                 .map(|f| {
-                    let id = unique_id(&f.class.pattern, &f.class.kind.name(), &mut used);
+                    let id = unique_id(run.seed, &f.class.pattern, &f.class.kind.name(), &mut used);
                     let mut v = Object::new();
                     v.insert("id", Json::str(&id));
                     let note = format!(
@@ -322,13 +322,20 @@ fn hello(implementation: &Implementation) -> Json {
     Json::Object(o)
 }
 
+fn tools(n: usize) -> String {
+    match n {
+        1 => "1 tool".to_owned(),
+        n => format!("{n} tools"),
+    }
+}
+
 fn who(implementation: &Implementation) -> String {
     format!("{} {}", implementation.name, implementation.version)
 }
 
-/// A vector id from a class: `fuzz-<where>-<kind>`, lowercase letters, digits and dashes, made
-/// unique within its file.
-fn unique_id(pattern: &str, kind: &str, used: &mut Vec<String>) -> String {
+/// A vector id from a class: `fuzz-<seed>-<where>-<kind>`, lowercase letters, digits and
+/// dashes, made unique within its file (the seed keeps files of two runs apart in `vectors/`).
+fn unique_id(seed: u64, pattern: &str, kind: &str, used: &mut Vec<String>) -> String {
     let mut slug = String::new();
     for c in format!("{pattern}-{kind}").chars() {
         match c.to_ascii_lowercase() {
@@ -337,7 +344,7 @@ fn unique_id(pattern: &str, kind: &str, used: &mut Vec<String>) -> String {
             _ => {}
         }
     }
-    let base = format!("fuzz-{}", slug.trim_matches('-'));
+    let base = format!("fuzz-{seed}-{}", slug.trim_matches('-'));
     let mut id = base.clone();
     let mut n = 2;
     while used.contains(&id) {
@@ -368,13 +375,16 @@ mod tests {
     fn ids_are_slugs_made_unique() {
         let mut used = Vec::new();
         assert_eq!(
-            unique_id("items[*].?", "missing-issue", &mut used),
-            "fuzz-items-missing-issue"
+            unique_id(3, "items[*].?", "missing-issue", &mut used),
+            "fuzz-3-items-missing-issue"
         );
         assert_eq!(
-            unique_id("items.?", "missing-issue", &mut used),
-            "fuzz-items-missing-issue-2"
+            unique_id(3, "items.?", "missing-issue", &mut used),
+            "fuzz-3-items-missing-issue-2"
         );
-        assert_eq!(unique_id("(root)", "crash", &mut used), "fuzz-root-crash");
+        assert_eq!(
+            unique_id(3, "(root)", "crash", &mut used),
+            "fuzz-3-root-crash"
+        );
     }
 }
