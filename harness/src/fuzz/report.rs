@@ -47,12 +47,7 @@ pub fn summary(run: &Fuzzed) -> String {
             run.inputs, run.count
         );
     }
-    let _ = writeln!(
-        out,
-        "{} findings in {} classes",
-        run.findings,
-        run.classes.len()
-    );
+    let _ = writeln!(out, "{}", findings(run));
     if !run.classes.is_empty() {
         let width = run
             .classes
@@ -151,13 +146,12 @@ pub fn markdown(run: &Fuzzed) -> String {
     let mut out = String::from("# Fuzz report\n\n");
     let _ = writeln!(
         out,
-        "`conform fuzz`, seed {}, {} inputs of {} at level `{}`: **{} findings in {} classes**.",
+        "`conform fuzz`, seed {}, {} inputs of {} at level `{}`: **{}**.",
         run.seed,
         run.inputs,
         tools(run.tools.len()),
         run.level,
-        run.findings,
-        run.classes.len()
+        findings(run)
     );
     let _ = writeln!(
         out,
@@ -323,9 +317,22 @@ fn hello(implementation: &Implementation) -> Json {
 }
 
 fn tools(n: usize) -> String {
+    count(n as u64, "tool", "tools")
+}
+
+/// `3 findings in 2 classes`.
+fn findings(run: &Fuzzed) -> String {
+    format!(
+        "{} in {}",
+        count(run.findings, "finding", "findings"),
+        count(run.classes.len() as u64, "class", "classes")
+    )
+}
+
+fn count(n: u64, one: &str, many: &str) -> String {
     match n {
-        1 => "1 tool".to_owned(),
-        n => format!("{n} tools"),
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
     }
 }
 

@@ -33,7 +33,7 @@ pub fn shrink(
     let mut asked = 0;
     'search: loop {
         let size = measure(&current);
-        for phase in [structure, strings, numbers] {
+        for phase in [structure, strings, numbers, names] {
             let candidates: Vec<Json> = phase(&current)
                 .into_iter()
                 .filter(|c| measure(c) < size)
@@ -148,31 +148,9 @@ fn structure(value: &Json) -> Vec<Json> {
 }
 
 /// Each string shortened (emptied, cut from either end by halves down to one unit, short ones
-/// unit by unit), then made plainer (all `a`s, one unit at a time to `a` or a space); member
-/// names likewise.
+/// unit by unit), then made plainer (all `a`s, one unit at a time to `a` or a space).
 fn strings(value: &Json) -> Vec<Json> {
     let mut out = Vec::new();
-    for p in edit::positions(value, &|v| matches!(v, Json::Object(_))) {
-        let Some(Json::Object(object)) = edit::get(value, p) else {
-            continue;
-        };
-        for (i, (name, _)) in object.iter().enumerate() {
-            for units in shorter(name.units())
-                .into_iter()
-                .chain(plainer(name.units()))
-            {
-                let renamed = Object::from_members(object.iter().enumerate().map(|(j, (k, v))| {
-                    match i == j {
-                        true => (JsString::from_units(units.clone()), v.clone()),
-                        false => (k.clone(), v.clone()),
-                    }
-                }));
-                out.push(edit::change(value, p, |_| {
-                    Change::Replace(Json::Object(renamed))
-                }));
-            }
-        }
-    }
     for p in edit::positions(value, &|v| matches!(v, Json::String(_))) {
         let Some(Json::String(s)) = edit::get(value, p) else {
             continue;
@@ -221,27 +199,56 @@ fn plainer(units: &[u16]) -> Vec<Vec<u16>> {
     out
 }
 
-/// Each number made simpler: 0, 1, -1, its integer part, half of it, one step toward 0.
+/// Member names shortened and made plainer like strings; last, since a declared name seldom
+/// can change and every name has many candidates.
+fn names(value: &Json) -> Vec<Json> {
+    let mut out = Vec::new();
+    for p in edit::positions(value, &|v| matches!(v, Json::Object(_))) {
+        let Some(Json::Object(object)) = edit::get(value, p) else {
+            continue;
+        };
+        for (i, (name, _)) in object.iter().enumerate() {
+            for units in shorter(name.units())
+                .into_iter()
+                .chain(plainer(name.units()))
+            {
+                let renamed = Object::from_members(object.iter().enumerate().map(|(j, (k, v))| {
+                    match i == j {
+                        true => (JsString::from_units(units.clone()), v.clone()),
+                        false => (k.clone(), v.clone()),
+                    }
+                }));
+                out.push(edit::change(value, p, |_| {
+                    Change::Replace(Json::Object(renamed))
+                }));
+            }
+        }
+    }
+    out
+}
+
+/// Each number made simpler: 0, 1, -1, its integer part, then steps toward 0 of half its size,
+/// a quarter, and so on down to 1 (so a bound is approached in a few rounds, not one by one).
 fn numbers(value: &Json) -> Vec<Json> {
     let mut out = Vec::new();
     for p in edit::positions(value, &|v| matches!(v, Json::Number(_))) {
         let Some(&Json::Number(n)) = edit::get(value, p) else {
             continue;
         };
-        let toward_zero = match n.partial_cmp(&0.0) {
-            Some(Ordering::Greater) => n - 1.0,
-            Some(Ordering::Less) => n + 1.0,
-            Some(Ordering::Equal) | None => n,
+        let sign = match n.partial_cmp(&0.0) {
+            Some(Ordering::Greater) => 1.0,
+            Some(Ordering::Less) => -1.0,
+            Some(Ordering::Equal) | None => 0.0,
         };
         let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
-        for simpler in [
-            0.0,
-            1.0,
-            -1.0,
-            finite(n.trunc()),
-            finite((n / 2.0).trunc()),
-            finite(toward_zero),
-        ] {
+        let mut simpler = vec![0.0, 1.0, -1.0, finite(n.trunc())];
+        let mut step = finite((n.abs() / 2.0).trunc());
+        while step >= 1.0 {
+            simpler.push(finite((n - sign * step).trunc()));
+            step = (step / 2.0).trunc();
+        }
+        simpler.push(finite(n - sign));
+        for simpler in simpler {
             if number_cost(simpler) < number_cost(n) {
                 out.push(edit::change(value, p, |_| {
                     Change::Replace(Json::Number(simpler))
