@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::io::{BufRead as _, BufReader, BufWriter, Read, Write};
+use std::sync::mpsc;
 
 use vvoc_reference::exec::{self, Session};
 use vvoc_reference::{JsString, Json, Tool, validate_json};
@@ -18,24 +19,56 @@ const BUFFER: usize = 1 << 16;
 
 /// Answers every message of `input` on `output` until `bye` or the end of the input.
 ///
-/// A line that cannot be read still gets an `error` result when its `seq` can be found, so a
-/// client never waits for an answer that will not come.
-pub fn serve(input: impl Read, output: impl Write) -> std::io::Result<()> {
+/// Reading and parsing the lines happen on a thread of their own, a batch of messages ahead of
+/// checking and answering them, so on two cores the two halves of the work overlap. A line that
+/// cannot be read still gets an `error` result when its `seq` can be found, so a client never
+/// waits for an answer that will not come.
+pub fn serve(input: impl Read + Send + 'static, output: impl Write) -> std::io::Result<()> {
+    let (batches, received) = mpsc::sync_channel(BATCHES_AHEAD);
+    // Not scoped: when answering stops first (a write fails), the reader may be blocked in a read
+    // that never returns, and the process must still end.
+    let reader = std::thread::spawn(move || read_messages(input, &batches));
+    let answered = answer_messages(&received, output);
+    drop(received);
+    // The reader's own error (a read that failed) matters only when answering went well.
+    let read = if reader.is_finished() {
+        reader.join().unwrap_or(Ok(()))
+    } else {
+        Ok(())
+    };
+    answered.and(read)
+}
+
+/// A message as the reader read it.
+type Incoming = Result<ToPeer<'static>, Unreadable>;
+
+/// How many batches the reader may be ahead.
+const BATCHES_AHEAD: usize = 4;
+
+/// The most messages in one batch.
+const BATCH: usize = 256;
+
+/// Reads and parses lines into batches. A batch is sent when full, at `bye`, at the end of the
+/// input, and before a read that could wait: a client that waits for an answer gets it.
+fn read_messages(
+    input: impl Read,
+    batches: &mpsc::SyncSender<Vec<Incoming>>,
+) -> std::io::Result<()> {
     let mut input = BufReader::with_capacity(BUFFER, input);
-    let mut output = BufWriter::with_capacity(BUFFER, output);
     let mut bytes = Vec::new();
-    let mut answer = String::new();
-    let mut sessions: HashMap<String, Session> = HashMap::new();
+    let mut batch = Vec::with_capacity(BATCH);
+    let send = |batch: &mut Vec<Incoming>| {
+        let full = std::mem::replace(batch, Vec::with_capacity(BATCH));
+        // A closed channel means answering has stopped: nothing more to read for.
+        batches.send(full).is_ok()
+    };
     loop {
-        bytes.clear();
-        // Answers wait in `output`'s buffer while more messages are already read in; they go out
-        // before the peer would block for more, so a client that waits for an answer gets it, and a
-        // pipelining one gets them in a few large writes instead of one per check.
-        if !input.buffer().contains(&b'\n') {
-            output.flush()?;
+        if !batch.is_empty() && !input.buffer().contains(&b'\n') && !send(&mut batch) {
+            return Ok(());
         }
+        bytes.clear();
         if input.read_until(b'\n', &mut bytes)? == 0 {
-            output.flush()?;
+            send(&mut batch);
             return Ok(());
         }
         // Valid UTF-8, the usual case, is checked by the faster `from_utf8`.
@@ -47,49 +80,84 @@ pub fn serve(input: impl Read, output: impl Write) -> std::io::Result<()> {
         if line.trim().is_empty() {
             continue;
         }
-        let reply = match ToPeer::read(line) {
-            Ok(ToPeer::Hello) => Implementation::reference().hello_line(),
-            Ok(ToPeer::Check { seq, tool, input }) => {
-                answer.clear();
-                check(seq, tool, &input).write_line(&mut answer);
-                answer.push('\n');
-                output.write_all(answer.as_bytes())?;
-                continue;
+        let message = ToPeer::read(line);
+        let bye = matches!(message, Ok(ToPeer::Bye));
+        batch.push(message);
+        if bye || batch.len() == BATCH {
+            let sent = send(&mut batch);
+            if bye || !sent {
+                return Ok(());
             }
-            Ok(ToPeer::Exec {
-                seq,
-                session,
-                tool,
-                input,
-            }) => {
-                let session = sessions.entry(session.into_owned()).or_default();
-                execute_step(seq, tool, &input, session).to_line()
-            }
-            Ok(ToPeer::Anchors { seq, path, .. }) => anchors_step(seq, &path).to_line(),
-            Ok(ToPeer::End { session }) => {
-                sessions.remove(session.as_ref());
-                continue;
-            }
-            Ok(ToPeer::Bye) => return output.flush(),
-            Err(Unreadable::NotJson { error, seq }) => {
-                eprintln!("conform peer: cannot read a line ({error})");
-                match seq {
-                    Some(seq) => error_result(seq, format!("cannot read the check: {error}")),
-                    None => continue,
+        }
+    }
+}
+
+/// Answers the messages of each batch in order until `bye` or the end of the input. Answers wait
+/// in the output's buffer while the next batch is ready, and go out before waiting for one.
+fn answer_messages(
+    batches: &mpsc::Receiver<Vec<Incoming>>,
+    output: impl Write,
+) -> std::io::Result<()> {
+    let mut output = BufWriter::with_capacity(BUFFER, output);
+    let mut answer = String::new();
+    let mut sessions: HashMap<String, Session> = HashMap::new();
+    loop {
+        let batch = match batches.try_recv() {
+            Ok(batch) => batch,
+            Err(mpsc::TryRecvError::Empty) => {
+                output.flush()?;
+                match batches.recv() {
+                    Ok(batch) => batch,
+                    Err(mpsc::RecvError) => return output.flush(),
                 }
             }
-            Err(Unreadable::NotObject(kind)) => {
-                eprintln!("conform peer: ignoring a message that is not an object but {kind}");
-                continue;
-            }
-            Err(Unreadable::UnknownType(kind)) => {
-                eprintln!("conform peer: ignoring a message of unknown type {kind:?}");
-                continue;
-            }
-            Err(Unreadable::Refused { seq, reason }) => error_result(seq, reason),
+            Err(mpsc::TryRecvError::Disconnected) => return output.flush(),
         };
-        output.write_all(reply.as_bytes())?;
-        output.write_all(b"\n")?;
+        for message in batch {
+            let reply = match message {
+                Ok(ToPeer::Hello) => Implementation::reference().hello_line(),
+                Ok(ToPeer::Check { seq, tool, input }) => {
+                    answer.clear();
+                    check(seq, tool, &input).write_line(&mut answer);
+                    answer.push('\n');
+                    output.write_all(answer.as_bytes())?;
+                    continue;
+                }
+                Ok(ToPeer::Exec {
+                    seq,
+                    session,
+                    tool,
+                    input,
+                }) => {
+                    let session = sessions.entry(session.into_owned()).or_default();
+                    execute_step(seq, tool, &input, session).to_line()
+                }
+                Ok(ToPeer::Anchors { seq, path, .. }) => anchors_step(seq, &path).to_line(),
+                Ok(ToPeer::End { session }) => {
+                    sessions.remove(session.as_ref());
+                    continue;
+                }
+                Ok(ToPeer::Bye) => return output.flush(),
+                Err(Unreadable::NotJson { error, seq }) => {
+                    eprintln!("conform peer: cannot read a line ({error})");
+                    match seq {
+                        Some(seq) => error_result(seq, format!("cannot read the check: {error}")),
+                        None => continue,
+                    }
+                }
+                Err(Unreadable::NotObject(kind)) => {
+                    eprintln!("conform peer: ignoring a message that is not an object but {kind}");
+                    continue;
+                }
+                Err(Unreadable::UnknownType(kind)) => {
+                    eprintln!("conform peer: ignoring a message of unknown type {kind:?}");
+                    continue;
+                }
+                Err(Unreadable::Refused { seq, reason }) => error_result(seq, reason),
+            };
+            output.write_all(reply.as_bytes())?;
+            output.write_all(b"\n")?;
+        }
     }
 }
 
@@ -142,7 +210,7 @@ mod tests {
 
     fn answers(input: &[u8]) -> String {
         let mut out = Vec::new();
-        serve(input, &mut out).expect("served");
+        serve(std::io::Cursor::new(input.to_vec()), &mut out).expect("served");
         String::from_utf8(out).expect("UTF-8")
     }
 

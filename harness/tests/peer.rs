@@ -624,3 +624,45 @@ fn what_a_peer_started_is_killed_with_it() {
         "the peer's child outlived the run"
     );
 }
+
+#[test]
+fn conform_peer_answers_each_check_while_the_client_waits_with_its_input_open() {
+    use std::io::{BufRead as _, BufReader, Write as _};
+    let mut peer = Command::new(CONFORM)
+        .arg("peer")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("conform peer starts");
+    let mut stdin = peer.stdin.take().expect("stdin");
+    let (lines, received) = std::sync::mpsc::channel();
+    let stdout = peer.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if lines.send(line.expect("a line")).is_err() {
+                return;
+            }
+        }
+    });
+    let wait = Duration::from_secs(10);
+    stdin
+        .write_all(b"{\"type\":\"hello\",\"protocol\":1}\n")
+        .expect("written");
+    let hello = received.recv_timeout(wait).expect("the hello is answered");
+    assert!(hello.starts_with("{\"type\":\"hello\""), "{hello}");
+    for seq in 1..=3 {
+        let check = format!(
+            "{{\"type\":\"check\",\"seq\":{seq},\"tool\":\"web_search\",\"input\":{{}}}}\n"
+        );
+        stdin.write_all(check.as_bytes()).expect("written");
+        // The input stays open: the answer must come without more input and without its end.
+        let answer = received.recv_timeout(wait).expect("the check is answered");
+        assert!(
+            answer.starts_with(&format!("{{\"type\":\"result\",\"seq\":{seq},\"reject\":")),
+            "{answer}"
+        );
+    }
+    stdin.write_all(b"{\"type\":\"bye\"}\n").expect("written");
+    let status = peer.wait().expect("the peer ends");
+    assert!(status.success(), "{status}");
+}

@@ -282,7 +282,7 @@ fn execute(command: Command) -> Result<u8> {
         Command::Run(args) => run_command::run(args),
         Command::Fuzz(args) => fuzz_command::run(args),
         Command::Peer => {
-            serve(std::io::stdin().lock(), std::io::stdout().lock())
+            serve(std::io::stdin(), std::io::stdout().lock())
                 .context("cannot serve the peer protocol")?;
             Ok(OK)
         }
