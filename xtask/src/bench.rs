@@ -91,6 +91,7 @@ pub fn bench(root: &Path, jobs: usize, per_check_sample: usize) -> Result<Vec<Me
         &format!("conform peer, {jobs} processes"),
     )?);
     measurements.push(process_per_check(&peer, &vectors, per_check_sample)?);
+    measurements.extend(conform_bench(&conform, &peer)?);
     for (peer, jobs, count) in [
         (None, 1, 300_000),
         (None, jobs, 300_000),
@@ -221,6 +222,54 @@ fn fuzz(conform: &Path, peer: Option<&str>, jobs: usize, count: usize) -> Result
         .with_context(|| format!("no timing of the inputs in:\n{stdout}"))
 }
 
+/// `conform bench --peer "<conform> peer"`: the reference alone, and `conform peer` fed the bench
+/// stream (every vector's check, 100 times, pipelined), each a line "<what>: <n> checks in <s> s:
+/// <rate> checks per second".
+fn conform_bench(conform: &Path, peer: &str) -> Result<Vec<Measurement>> {
+    let output = Command::new(conform)
+        .args(["bench", "--peer", peer])
+        .output()
+        .with_context(|| format!("cannot run {} bench", conform.display()))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    if !output.status.success() {
+        bail!(
+            "conform bench failed:\n{stdout}{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    bench_lines(&stdout)
+}
+
+/// The two measurements of `conform bench`'s output.
+fn bench_lines(stdout: &str) -> Result<Vec<Measurement>> {
+    let mut measurements = Vec::new();
+    for (what, mode) in [
+        ("reference alone", "reference alone (validate_json)"),
+        ("peer, bench stream", "conform peer, bench stream"),
+    ] {
+        let line = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(what).and_then(|l| l.strip_prefix(": ")))
+            .with_context(|| format!("no {what:?} line in:\n{stdout}"))?;
+        let mut words = line.split_whitespace();
+        let checks: usize = words
+            .next()
+            .and_then(|w| w.parse().ok())
+            .with_context(|| format!("no count in {line:?}"))?;
+        let seconds: f64 = words
+            .nth(2)
+            .and_then(|w| w.parse().ok())
+            .with_context(|| format!("no seconds in {line:?}"))?;
+        measurements.push(Measurement {
+            mode: mode.to_owned(),
+            unit: Unit::Checks,
+            checks,
+            elapsed: Duration::from_secs_f64(seconds),
+        });
+    }
+    Ok(measurements)
+}
+
 /// Starts a fresh `conform peer` for each of the first `sample` vectors.
 fn process_per_check(peer: &str, vectors: &Path, sample: usize) -> Result<Measurement> {
     let mut options = PeerOptions::new(PeerCommand::parse(peer).map_err(anyhow::Error::msg)?);
@@ -244,4 +293,30 @@ fn process_per_check(peer: &str, vectors: &Path, sample: usize) -> Result<Measur
         checks,
         elapsed: started.elapsed(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bench_lines;
+
+    #[test]
+    fn the_lines_of_conform_bench_give_counts_and_times() {
+        let out = "reference alone: 1000 checks in 0.002 s: 500000 checks per second\n\
+                   peer, bench stream: 1000 checks in 0.010 s: 100000 checks per second\n";
+        let measured = bench_lines(out).expect("two measurements");
+        assert_eq!(measured.len(), 2);
+        assert_eq!(measured[0].mode, "reference alone (validate_json)");
+        assert_eq!(measured[1].checks, 1000);
+        assert!((measured[1].rate() - 100_000.0).abs() < 1.0);
+    }
+
+    #[test]
+    fn a_missing_line_of_conform_bench_is_an_error_that_shows_the_output() {
+        let error = bench_lines("reference alone: 5 checks in 0.1 s: 50 checks per second\n")
+            .expect_err("the peer line is missing");
+        assert!(
+            error.to_string().contains("no \"peer, bench stream\" line"),
+            "{error}"
+        );
+    }
 }
