@@ -76,8 +76,8 @@ fn find<'a>(value: &'a Json, position: usize, at: &mut usize) -> Option<&'a Json
 }
 
 /// The node rebuilt with the change applied at `position` (counting from `at`, which the walk
-/// advances past the node); `None` when the node itself is removed. One walk in pre-order: a
-/// copy is made anyway, so nothing is measured twice.
+/// advances node by node until the change is made); `None` when the node itself is removed.
+/// One walk in pre-order: a copy is made anyway, so nothing is measured.
 fn rebuild<F: FnOnce(&Json) -> Change>(
     value: &Json,
     position: usize,
@@ -87,16 +87,14 @@ fn rebuild<F: FnOnce(&Json) -> Change>(
     let here = *at;
     *at += 1;
     if here == position {
-        // The node's own descendants are skipped, not visited.
-        *at += size(value) - 1;
         return match change.take().map(|f| f(value)) {
             Some(Change::Replace(replacement)) => Some(replacement),
             Some(Change::Remove) => None,
             Some(Change::Keep) | None => Some(value.clone()),
         };
     }
-    if change.is_none() || here > position {
-        *at += size(value) - 1;
+    // Once the change is made, the positions that follow no longer matter: the rest is copied.
+    if change.is_none() {
         return Some(value.clone());
     }
     Some(match value {
