@@ -106,7 +106,7 @@ impl PeerResult<CheckAnswer> {
                     if i > 0 {
                         out.push(',');
                     }
-                    issue.to_json().write_compact(out);
+                    issue.write_compact(out);
                 }
                 out.push(']');
             }

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use crate::js_string::JsString;
 use crate::json::{Json, Object};
-use crate::text::truncate;
+use crate::text::{push_json_escaped_utf8, truncate};
 
 /// The most issues a refusal carries.
 pub const MAX_ISSUES: usize = 8;
@@ -135,6 +135,25 @@ impl Issue {
         Json::Object(o)
     }
 
+    /// Appends the compact JSON text of [`Issue::to_json`] to `out`, without building the object.
+    pub fn write_compact(&self, out: &mut String) {
+        let mut member = |name: &str, text: &[u16]| {
+            out.push_str(name);
+            push_json_escaped_utf8(out, text);
+            out.push('"');
+        };
+        member("{\"code\":\"", JsString::from(self.code.as_str()).units());
+        member(",\"path\":\"", self.path.units());
+        member(",\"message\":\"", self.message.units());
+        if let Some(expected) = &self.expected {
+            member(",\"expected\":\"", expected.units());
+        }
+        if let Some(received) = &self.received {
+            member(",\"received\":\"", received.units());
+        }
+        out.push('}');
+    }
+
     /// Reads an issue object, refusing any other member and any missing or mistyped one.
     pub fn from_json(value: &Json) -> Result<Issue, String> {
         let object = value
@@ -235,6 +254,26 @@ mod tests {
             message: message.into(),
             expected: expected.map(JsString::from),
             received: None,
+        }
+    }
+
+    #[test]
+    fn an_issue_is_written_as_the_compact_text_of_its_object() {
+        let mut odd = issue(
+            Code::UnrecognizedKeys,
+            "a\\.b[0]",
+            "unrecognized key \"\u{1}😀\"",
+            Some("é\u{2028}"),
+        );
+        odd.received = Some(JsString::from_units(vec![0xD800, 0x41]));
+        for one in [
+            issue(Code::InvalidType, "(root)", "Invalid input", None),
+            issue(Code::TooBig, "query", "Too big", Some("<=8")),
+            odd,
+        ] {
+            let mut written = String::new();
+            one.write_compact(&mut written);
+            assert_eq!(written, one.to_json().to_compact());
         }
     }
 
