@@ -263,3 +263,30 @@ fn every_input_rule_of_the_inventory_fires_within_100000_generated_inputs() {
     let of = of.split_whitespace().next().unwrap_or_default();
     assert_eq!(fired, of, "{stdout}");
 }
+
+#[test]
+fn a_second_peer_can_stand_in_for_the_reference() {
+    let peer = format!("{FAKE} --plant wrong-message");
+    let against = format!("{CONFORM} peer");
+    let args = ["--peer", &peer, "--tool", "web_fetch", "--count", "3000"];
+    let output = fuzz(&[&args[..], &["--against", &against]].concat());
+    assert_eq!(code(&output), 2, "{}", text(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("fake-peer 0 against vvoc-reference"),
+        "{stdout}"
+    );
+    assert!(stdout.contains(r#"web_fetch timeout message"#), "{stdout}");
+    assert!(stdout.contains(r#"{"timeout":121}"#), "{stdout}");
+}
+
+#[test]
+fn a_time_limit_stops_generation_and_says_so() {
+    let output = fuzz(&["--dry-run", "--count", "1000000000", "--time-limit", "0.3"]);
+    assert_eq!(code(&output), 0, "{}", text(&output));
+    assert!(
+        text(&output).contains("stopped by --time-limit after"),
+        "{}",
+        text(&output)
+    );
+}
