@@ -211,7 +211,8 @@ fn fuzz(conform: &Path, peer: Option<&str>, jobs: usize, count: usize) -> Result
         }
         None => {
             command.arg("--dry-run");
-            format!("fuzz, in process, {jobs} jobs")
+            let plural = if jobs == 1 { "" } else { "s" };
+            format!("fuzz, in process, {jobs} job{plural}")
         }
     };
     let output = command

@@ -588,7 +588,10 @@ impl Grow<'_> {
                 dictionary::pad(self.rng, &mut text);
                 text
             }
-            3 => JsString::from(&value[..value.len() / 2]),
+            3 => {
+                let half = value.chars().count() / 2;
+                JsString::from(value.chars().take(half).collect::<String>())
+            }
             4 => JsString::new(),
             _ => {
                 let mut text = JsString::from(value);
