@@ -76,6 +76,18 @@ pub enum Unreadable {
 impl ToPeer<'_> {
     /// The message as one line of JSON, without the newline.
     pub fn to_line(&self) -> String {
+        // A check, the message sent most, is written straight from its parts: building the object
+        // first would copy the input.
+        if let ToPeer::Check { seq, tool, input } = self {
+            let mut line = String::from("{\"type\":\"check\",\"seq\":");
+            seq.0.write_compact(&mut line);
+            line.push_str(",\"tool\":\"");
+            line.push_str(tool.id());
+            line.push_str("\",\"input\":");
+            input.write_compact(&mut line);
+            line.push('}');
+            return line;
+        }
         let mut o = Object::new();
         o.insert("type", Json::str(self.kind()));
         match self {
@@ -211,6 +223,23 @@ mod tests {
 
     use super::{ToPeer, Unreadable};
     use crate::protocol::Seq;
+
+    #[test]
+    fn a_check_line_is_its_object_written_compactly() {
+        let input =
+            Json::parse(r#"{"query":"q\ud800\n","x":[1.5,-0.0,1e400,{"a":null}]}"#).expect("JSON");
+        let check = ToPeer::Check {
+            seq: Seq(Json::Number(12.0)),
+            tool: Tool::WorkItemOpen,
+            input: Cow::Borrowed(&input),
+        };
+        let mut object = vvoc_reference::Object::new();
+        object.insert("type", Json::str("check"));
+        object.insert("seq", Json::Number(12.0));
+        object.insert("tool", Json::str("work_item_open"));
+        object.insert("input", input.clone());
+        assert_eq!(check.to_line(), Json::Object(object).to_compact());
+    }
 
     #[test]
     fn what_the_runner_writes_a_peer_reads_back() {
