@@ -75,37 +75,16 @@ impl fmt::Debug for JsString {
     }
 }
 
-/// Appends `units` escaped as the inside of a JSON string literal (§6.4).
+/// Appends `units` escaped as the inside of a JSON string literal (§6.4): quotes, backslash and
+/// C0 controls escaped, lone surrogates as `\uXXXX`.
 pub fn push_json_escaped(out: &mut JsString, units: &[u16]) {
-    let mut i = 0;
-    while i < units.len() {
-        let u = units[i];
-        match u {
-            0x22 => out.push_str("\\\""),
-            0x5C => out.push_str("\\\\"),
-            0x08 => out.push_str("\\b"),
-            0x09 => out.push_str("\\t"),
-            0x0A => out.push_str("\\n"),
-            0x0C => out.push_str("\\f"),
-            0x0D => out.push_str("\\r"),
-            0x00..=0x1F => push_unit_escape_wide(out, u),
-            0xD800..=0xDBFF
-                if units
-                    .get(i + 1)
-                    .is_some_and(|n| (0xDC00..=0xDFFF).contains(n)) =>
-            {
-                out.push_units(&units[i..i + 2]);
-                i += 1;
-            }
-            0xD800..=0xDFFF => push_unit_escape_wide(out, u),
-            _ => out.push_units(&[u]),
-        }
-        i += 1;
-    }
+    // The UTF-8 escaping leaves no lone surrogate, so its text is exactly these units escaped.
+    let mut text = String::with_capacity(units.len());
+    push_json_escaped_utf8(&mut text, units);
+    out.push_str(&text);
 }
 
-/// Appends `units` escaped as the inside of a JSON string literal (§6.4), as UTF-8: the same text
-/// as [`push_json_escaped`], whose lone surrogates are escaped, so the conversion loses nothing.
+/// Appends `units` escaped as the inside of a JSON string literal (§6.4), as UTF-8.
 pub fn push_json_escaped_utf8(out: &mut String, units: &[u16]) {
     let mut i = 0;
     while i < units.len() {
@@ -184,28 +163,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn json_escaping_into_utf8_is_the_utf16_escaping_read_as_text() {
-        let cases: Vec<Vec<u16>> = vec![
-            js(""),
-            js("plain ascii"),
-            js("quote \" backslash \\ / slash"),
-            js("\u{0}\u{1}\u{8}\t\n\u{b}\u{c}\r\u{1f}\u{7f}"),
-            js("é ü \u{2028} \u{feff} 😀 a\u{301}"),
-            vec![0xD800],
-            vec![0x61, 0xDC00, 0x62],
-            vec![0xD83D, 0xDE00, 0xD83D],
-            vec![0xDBFF, 0xDFFF, 0xDC00, 0xD800, 0xD800, 0xDC00],
+    fn json_escaping_escapes_quotes_backslashes_controls_and_lone_surrogates_only() {
+        let cases: Vec<(Vec<u16>, &str)> = vec![
+            (js(""), ""),
+            (js("plain ascii"), "plain ascii"),
+            (
+                js("quote \" backslash \\ / slash"),
+                r#"quote \" backslash \\ / slash"#,
+            ),
+            (
+                js("\u{0}\u{1}\u{8}\t\n\u{b}\u{c}\r\u{1f}\u{7f}"),
+                "\\u0000\\u0001\\b\\t\\n\\u000b\\f\\r\\u001f\u{7f}",
+            ),
+            (
+                js("é ü \u{2028} \u{feff} 😀 a\u{301}"),
+                "é ü \u{2028} \u{feff} 😀 a\u{301}",
+            ),
+            (vec![0xD800], r"\ud800"),
+            (vec![0x61, 0xDC00, 0x62], r"a\udc00b"),
+            (vec![0xD83D, 0xDE00, 0xD83D], r"😀\ud83d"),
+            (
+                vec![0xDBFF, 0xDFFF, 0xDC00, 0xD800, 0xD800, 0xDC00],
+                "\u{10ffff}\\udc00\\ud800𐀀",
+            ),
         ];
-        for units in cases {
-            let mut wide = JsString::new();
-            push_json_escaped(&mut wide, &units);
+        for (units, expected) in cases {
             let mut narrow = String::new();
             push_json_escaped_utf8(&mut narrow, &units);
-            assert_eq!(
-                narrow,
-                wide.to_str().expect("no lone surrogate left"),
-                "{units:x?}"
-            );
+            assert_eq!(narrow, expected, "{units:x?}");
+            let mut wide = JsString::new();
+            push_json_escaped(&mut wide, &units);
+            assert_eq!(wide, expected, "{units:x?}");
         }
     }
 

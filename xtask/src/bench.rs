@@ -176,6 +176,11 @@ fn timing(stdout: &str, unit: Unit, mode: &str) -> Result<Option<Measurement>> {
     let Some(line) = stdout.lines().find(|l| l.contains(&marker)) else {
         return Ok(None);
     };
+    measured(line, unit, mode).map(Some)
+}
+
+/// A measurement read from "<count> <unit> in <seconds> s...".
+fn measured(line: &str, unit: Unit, mode: &str) -> Result<Measurement> {
     let mut words = line.split_whitespace();
     let checks: usize = words
         .next()
@@ -185,12 +190,12 @@ fn timing(stdout: &str, unit: Unit, mode: &str) -> Result<Option<Measurement>> {
         .nth(2)
         .and_then(|w| w.parse().ok())
         .with_context(|| format!("no seconds in {line:?}"))?;
-    Ok(Some(Measurement {
+    Ok(Measurement {
         mode: mode.to_owned(),
         unit,
         checks,
         elapsed: Duration::from_secs_f64(seconds),
-    }))
+    })
 }
 
 /// Runs `conform fuzz` (a dry run in process, or against a peer with `jobs` processes) and reads
@@ -252,21 +257,7 @@ fn bench_lines(stdout: &str) -> Result<Vec<Measurement>> {
             .lines()
             .find_map(|l| l.strip_prefix(what).and_then(|l| l.strip_prefix(": ")))
             .with_context(|| format!("no {what:?} line in:\n{stdout}"))?;
-        let mut words = line.split_whitespace();
-        let checks: usize = words
-            .next()
-            .and_then(|w| w.parse().ok())
-            .with_context(|| format!("no count in {line:?}"))?;
-        let seconds: f64 = words
-            .nth(2)
-            .and_then(|w| w.parse().ok())
-            .with_context(|| format!("no seconds in {line:?}"))?;
-        measurements.push(Measurement {
-            mode: mode.to_owned(),
-            unit: Unit::Checks,
-            checks,
-            elapsed: Duration::from_secs_f64(seconds),
-        });
+        measurements.push(measured(line, Unit::Checks, mode)?);
     }
     Ok(measurements)
 }
