@@ -26,18 +26,26 @@ fn bench(folder: &std::path::Path, extra: &[&str]) -> std::process::Output {
 fn every_vector_is_checked_once_per_round_by_the_reference_and_by_the_peer() {
     let folder = files_folder(&[("v.json", TWO_VECTORS)]);
     let peer = format!("{CONFORM} peer");
-    let output = bench(folder.path(), &["--rounds", "3", "--peer", &peer]);
+    let output = bench(
+        folder.path(),
+        &["--rounds", "3", "--jobs", "2", "--peer", &peer],
+    );
     let all = text(&output);
     assert_eq!(output.status.code(), Some(0), "{all}");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 2, "{all}");
+    assert_eq!(lines.len(), 3, "{all}");
     assert!(
         lines[0].starts_with("reference alone: 6 checks in "),
         "{all}"
     );
+    // Three rounds on two threads: every round once in all.
     assert!(
-        lines[1].starts_with("peer, bench stream: 6 checks in "),
+        lines[1].starts_with("reference alone, 2 threads: 6 checks in "),
+        "{all}"
+    );
+    assert!(
+        lines[2].starts_with("peer, bench stream: 6 checks in "),
         "{all}"
     );
     assert!(

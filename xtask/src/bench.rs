@@ -233,7 +233,7 @@ fn fuzz(conform: &Path, peer: Option<&str>, jobs: usize, count: usize) -> Result
 /// <rate> checks per second".
 fn conform_bench(conform: &Path, peer: &str) -> Result<Vec<Measurement>> {
     let output = Command::new(conform)
-        .args(["bench", "--peer", peer])
+        .args(["bench", "--jobs", "2", "--peer", peer])
         .output()
         .with_context(|| format!("cannot run {} bench", conform.display()))?;
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -251,6 +251,7 @@ fn bench_lines(stdout: &str) -> Result<Vec<Measurement>> {
     let mut measurements = Vec::new();
     for (what, mode) in [
         ("reference alone", "reference alone (validate_json)"),
+        ("reference alone, 2 threads", "reference alone, 2 threads"),
         ("peer, bench stream", "conform peer, bench stream"),
     ] {
         let line = stdout
@@ -294,18 +295,23 @@ mod tests {
     #[test]
     fn the_lines_of_conform_bench_give_counts_and_times() {
         let out = "reference alone: 1000 checks in 0.002 s: 500000 checks per second\n\
+                   reference alone, 2 threads: 1000 checks in 0.001 s: 1000000 checks per second\n\
                    peer, bench stream: 1000 checks in 0.010 s: 100000 checks per second\n";
-        let measured = bench_lines(out).expect("two measurements");
-        assert_eq!(measured.len(), 2);
+        let measured = bench_lines(out).expect("three measurements");
+        assert_eq!(measured.len(), 3);
         assert_eq!(measured[0].mode, "reference alone (validate_json)");
-        assert_eq!(measured[1].checks, 1000);
-        assert!((measured[1].rate() - 100_000.0).abs() < 1.0);
+        assert_eq!(measured[1].mode, "reference alone, 2 threads");
+        assert_eq!(measured[2].checks, 1000);
+        assert!((measured[2].rate() - 100_000.0).abs() < 1.0);
     }
 
     #[test]
     fn a_missing_line_of_conform_bench_is_an_error_that_shows_the_output() {
-        let error = bench_lines("reference alone: 5 checks in 0.1 s: 50 checks per second\n")
-            .expect_err("the peer line is missing");
+        let error = bench_lines(
+            "reference alone: 5 checks in 0.1 s: 50 checks per second\n\
+             reference alone, 2 threads: 5 checks in 0.1 s: 50 checks per second\n",
+        )
+        .expect_err("the peer line is missing");
         assert!(
             error.to_string().contains("no \"peer, bench stream\" line"),
             "{error}"

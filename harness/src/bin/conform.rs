@@ -153,6 +153,10 @@ struct BenchArgs {
     /// How many times every vector is checked.
     #[arg(long, default_value_t = 100, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     rounds: u64,
+    /// Also measure the reference alone on this many threads, the rounds shared among them
+    /// (1: only the single thread).
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    jobs: u64,
 }
 
 #[derive(Args, Debug)]
@@ -230,7 +234,12 @@ fn bench(args: &BenchArgs) -> Result<u8> {
             t.rate()
         )
     };
-    line("reference alone", reference_alone(&vectors, rounds));
+    line("reference alone", reference_alone(&vectors, rounds, 1));
+    let jobs = usize::try_from(args.jobs).context("--jobs is too large")?;
+    if jobs > 1 {
+        let what = format!("reference alone, {jobs} threads");
+        line(&what, reference_alone(&vectors, rounds, jobs));
+    }
     if let Some(peer) = &args.peer {
         let command =
             vvoc_harness::peer_process::PeerCommand::parse(peer).map_err(anyhow::Error::msg)?;
