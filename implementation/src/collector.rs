@@ -207,6 +207,10 @@ impl Collector {
             expected: expected.map(cut),
             received,
         };
+        // Room for every issue kept at the first, instead of growing four times.
+        if self.kept.is_empty() {
+            self.kept.reserve_exact(MAX_ISSUES);
+        }
         self.kept.push(issue);
         if let Some(rules) = &mut self.rules {
             rules.push(rule());

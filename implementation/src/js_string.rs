@@ -17,6 +17,11 @@ impl JsString {
         JsString(Vec::new())
     }
 
+    /// The empty string, with room for `units` units.
+    pub fn with_capacity(units: usize) -> Self {
+        JsString(Vec::with_capacity(units))
+    }
+
     /// A string made of the given units.
     pub fn from_units(units: impl Into<Vec<u16>>) -> Self {
         JsString(units.into())

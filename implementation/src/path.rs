@@ -55,7 +55,7 @@ impl<'a> Path<'a> {
 
     /// The path as an issue writes it: escaped names, `[i]` indexes, cut at 120 units, `(root)` when empty.
     pub fn render(&self) -> JsString {
-        let mut text = JsString::new();
+        let mut text = JsString::with_capacity(32);
         for seg in self.segments() {
             match seg {
                 // Declared names are identifiers, which need no escaping and no copy.

@@ -375,14 +375,15 @@ fn wrong_type(
         None => (Check::Required, "undefined"),
         Some(v) => (Check::Type, v.type_name()),
     };
-    let message = format!("Invalid input: expected {expected}, received {received}");
-    out.structural(
-        check,
-        Code::InvalidType,
-        path,
-        || message.into(),
-        Some(expected),
-    );
+    // Written straight into UTF-16, and only when the issue is kept.
+    let message = || {
+        let mut text = JsString::from("Invalid input: expected ");
+        text.push_str(expected);
+        text.push_str(", received ");
+        text.push_str(received);
+        text
+    };
+    out.structural(check, Code::InvalidType, path, message, Some(expected));
     None
 }
 
