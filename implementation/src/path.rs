@@ -71,7 +71,7 @@ impl<'a> Path<'a> {
                 Seg::Key(units) => push_name(&mut text, units),
                 Seg::Index(i) => {
                     text.push('[');
-                    text.push_str(itoa_usize(i, &mut [0; 20]));
+                    text.push_str(&i.to_string());
                     text.push(']');
                 }
                 Seg::Branch(_) => continue,
@@ -122,20 +122,6 @@ impl<'a> Path<'a> {
         segs.reverse();
         segs
     }
-}
-
-/// The decimal digits of `n`, written into `buffer` (an index needs no allocation).
-fn itoa_usize(mut n: usize, buffer: &mut [u8; 20]) -> &str {
-    let mut at = buffer.len();
-    loop {
-        at -= 1;
-        buffer[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    std::str::from_utf8(&buffer[at..]).unwrap_or("0")
 }
 
 fn push_name(text: &mut JsString, name: &[u16]) {

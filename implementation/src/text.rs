@@ -133,18 +133,22 @@ fn push_ascii(out: &mut String, units: &[u16]) {
 
 /// [`push_unit_escape`] into UTF-16 text.
 fn push_unit_escape_wide(out: &mut JsString, u: u16) {
-    let mut text = String::with_capacity(6);
-    push_unit_escape(&mut text, u);
-    out.push_str(&text);
+    for c in escape_digits(u) {
+        out.push(c);
+    }
 }
 
 /// `\uXXXX` in lowercase hex, as §6.4 writes controls and lone surrogates.
 fn push_unit_escape(out: &mut String, u: u16) {
+    out.extend(escape_digits(u));
+}
+
+/// The six characters of `\uXXXX` for `u`.
+fn escape_digits(u: u16) -> impl Iterator<Item = char> {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push_str("\\u");
-    for shift in [12, 8, 4, 0] {
-        out.push(char::from(HEX[usize::from((u >> shift) & 0xF)]));
-    }
+    ['\\', 'u']
+        .into_iter()
+        .chain([12, 8, 4, 0].map(|shift| char::from(HEX[usize::from((u >> shift) & 0xF)])))
 }
 
 /// Appends a member name escaped for a path (§1.4): controls as `\uXXXX`, `\ . [ ]` preceded by `\`.

@@ -17,6 +17,7 @@ use std::fmt;
 pub use parse::ParseError;
 use walk::{Children, fold_tree};
 
+use crate::catalog::MAX_SAFE_INTEGER;
 use crate::js_string::JsString;
 use crate::text::push_json_escaped_utf8;
 
@@ -353,7 +354,7 @@ fn write_value(out: &mut String, value: &Json, indent: Option<&str>) {
 /// Appends a number as [`format_number`] writes it; a safe integer, the common case, without an
 /// allocation.
 fn push_number(out: &mut String, n: f64) {
-    if n.fract() == 0.0 && n.abs() <= MAX_SAFE_INTEGER_F64 {
+    if n.fract() == 0.0 && n.abs() <= MAX_SAFE_INTEGER as f64 {
         // `n + 0.0` is never -0 here: `as i64` of -0.0 is 0, written "0" as format_number does.
         use std::fmt::Write as _;
         let _ = write!(out, "{}", n as i64);
@@ -361,9 +362,6 @@ fn push_number(out: &mut String, n: f64) {
         out.push_str(&format_number(n));
     }
 }
-
-/// 2^53 - 1: integers up to it are written with their digits alone.
-const MAX_SAFE_INTEGER_F64: f64 = 9_007_199_254_740_991.0;
 
 fn newline(out: &mut String, indent: Option<&str>, level: usize) {
     if let Some(indent) = indent {
