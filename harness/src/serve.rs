@@ -30,14 +30,12 @@ pub fn serve(input: impl Read + Send + 'static, output: impl Write) -> std::io::
     // that never returns, and the process must still end.
     let reader = std::thread::spawn(move || read_messages(input, &batches, &to_drop));
     let answered = answer_messages(&received, output, &spent);
+    // A reader waiting to hand over a batch gives up once nobody receives it.
     drop(received);
-    // The reader's own error (a read that failed) matters only when answering went well.
-    let read = if reader.is_finished() {
-        reader.join().unwrap_or(Ok(()))
-    } else {
-        Ok(())
-    };
-    answered.and(read)
+    // Answering ends well only at `bye` or at the end of the input, where the reader has stopped
+    // too, so joining it cannot wait; after a failed write it may be blocked, and is left.
+    answered?;
+    reader.join().unwrap_or(Ok(()))
 }
 
 /// A message as the reader read it.
