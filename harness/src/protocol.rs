@@ -4,7 +4,7 @@
 //! `protocol_result`, each written by one side and read by the other.
 
 use serde_json::{Value, json};
-use vvoc_reference::{Json, Object, Tool};
+use vvoc_reference::{JsString, Json, Object, Tool};
 
 /// The protocol version this runner speaks.
 pub const PROTOCOL: u32 = 1;
@@ -25,7 +25,7 @@ pub fn message_type(message: &Object) -> String {
     message
         .get("type")
         .and_then(Json::as_string)
-        .map(|t| t.to_string())
+        .map(JsString::to_string_lossy)
         .unwrap_or_default()
 }
 

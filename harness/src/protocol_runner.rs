@@ -164,7 +164,7 @@ impl ToPeer<'_> {
             let name = message
                 .get("tool")
                 .and_then(Json::as_string)
-                .map(|t| t.to_string())
+                .map(JsString::to_string_lossy)
                 .unwrap_or_default();
             name.parse::<Tool>()
                 .map_err(|unknown| refused(seq, unknown.to_string()))

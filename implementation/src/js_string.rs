@@ -1,5 +1,6 @@
 //! `JsString`: text as a sequence of UTF-16 code units, the unit in which the contract measures and cuts.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// A string of UTF-16 code units.
@@ -8,23 +9,33 @@ use std::fmt;
 /// inputs and can produce them in issue paths (a cut inside a surrogate pair), so neither `String`
 /// nor `serde_json` strings can carry its text faithfully. Its `Debug` form is the text
 /// JSON-quoted (§6.4), written beside JSON-quoting in `text.rs`.
+///
+/// The units are owned, or borrowed for good from text that lives as long as the program (the
+/// catalog's member names, which every normalized output repeats): copying those would cost an
+/// allocation per member of every output.
 #[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct JsString(Vec<u16>);
+pub struct JsString(Cow<'static, [u16]>);
 
 impl JsString {
     /// The empty string.
     pub const fn new() -> Self {
-        JsString(Vec::new())
+        JsString(Cow::Borrowed(&[]))
     }
 
     /// The empty string, with room for `units` units.
     pub fn with_capacity(units: usize) -> Self {
-        JsString(Vec::with_capacity(units))
+        JsString(Cow::Owned(Vec::with_capacity(units)))
     }
 
     /// A string made of the given units.
     pub fn from_units(units: impl Into<Vec<u16>>) -> Self {
-        JsString(units.into())
+        JsString(Cow::Owned(units.into()))
+    }
+
+    /// The same text, borrowing the units of a string that lives as long as the program instead
+    /// of copying them.
+    pub fn share(&'static self) -> JsString {
+        JsString(Cow::Borrowed(&self.0))
     }
 
     /// The UTF-16 code units.
@@ -46,21 +57,21 @@ impl JsString {
     pub fn push_str(&mut self, s: &str) {
         // Most text is ASCII: a unit per byte, without decoding.
         if s.is_ascii() {
-            self.0.extend(s.bytes().map(u16::from));
+            self.0.to_mut().extend(s.bytes().map(u16::from));
             return;
         }
-        self.0.extend(s.encode_utf16());
+        self.0.to_mut().extend(s.encode_utf16());
     }
 
     /// Appends raw units.
     pub fn push_units(&mut self, units: &[u16]) {
-        self.0.extend_from_slice(units);
+        self.0.to_mut().extend_from_slice(units);
     }
 
     /// Appends one character.
     pub fn push(&mut self, c: char) {
         let mut buf = [0u16; 2];
-        self.0.extend_from_slice(c.encode_utf16(&mut buf));
+        self.0.to_mut().extend_from_slice(c.encode_utf16(&mut buf));
     }
 
     /// Whether the string equals `s`, unit for unit.
@@ -71,12 +82,12 @@ impl JsString {
 
     /// The text as a Rust string, when it holds no lone surrogate.
     pub fn to_str(&self) -> Option<String> {
-        String::from_utf16(&self.0).ok()
+        ascii(&self.0).or_else(|| String::from_utf16(&self.0).ok())
     }
 
     /// The text as a Rust string, each lone surrogate replaced by U+FFFD.
     pub fn to_string_lossy(&self) -> String {
-        String::from_utf16_lossy(&self.0)
+        ascii(&self.0).unwrap_or_else(|| String::from_utf16_lossy(&self.0))
     }
 
     /// The characters, each lone surrogate given as `Err(unit)`.
@@ -118,7 +129,7 @@ pub fn decode(units: &[u16]) -> impl Iterator<Item = Result<char, u16>> + '_ {
 
 impl From<&str> for JsString {
     fn from(s: &str) -> Self {
-        let mut text = JsString(Vec::with_capacity(s.len()));
+        let mut text = JsString::with_capacity(s.len());
         text.push_str(s);
         text
     }
@@ -151,11 +162,35 @@ impl PartialEq<&str> for JsString {
 /// Shows the text, each lone surrogate as U+FFFD.
 impl fmt::Display for JsString {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Encoded into a buffer and written a chunk at a time: a formatter call per character
+        // costs more than the decoding (tool names and message types go through here).
+        let mut buf = [0u8; 256];
+        let mut len = 0;
         for c in self.chars() {
-            fmt::Write::write_char(f, c.unwrap_or(char::REPLACEMENT_CHARACTER))?;
+            let c = c.unwrap_or(char::REPLACEMENT_CHARACTER);
+            if len + c.len_utf8() > buf.len() {
+                f.write_str(utf8(&buf[..len]))?;
+                len = 0;
+            }
+            len += c.encode_utf8(&mut buf[len..]).len();
         }
-        Ok(())
+        f.write_str(utf8(&buf[..len]))
     }
+}
+
+/// The text of `units` when they are all ASCII (names, tool ids, most messages), a byte per
+/// unit without decoding; `None` otherwise.
+fn ascii(units: &[u16]) -> Option<String> {
+    let bytes = units
+        .iter()
+        .map(|&u| u8::try_from(u).ok().filter(u8::is_ascii))
+        .collect::<Option<Vec<u8>>>()?;
+    String::from_utf8(bytes).ok()
+}
+
+/// The buffer `Display` fills, which holds whole characters only.
+fn utf8(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -205,5 +240,32 @@ mod tests {
             pushed.push_str(s);
             assert_eq!(pushed.units()[1..], units(s)[..], "{s:?}");
         }
+    }
+
+    #[test]
+    fn rust_strings_of_ascii_and_other_text_are_their_decoding() {
+        // "Ã©" is two units that are also the two bytes of "é" in UTF-8: each stays a character.
+        for text in ["", "web_search", "\u{7f}", "\u{80}", "é😀", "Āa", "Ã©"] {
+            let js = JsString::from(text);
+            assert_eq!(js.to_str().as_deref(), Some(text), "{text:?}");
+            assert_eq!(js.to_string_lossy(), text, "{text:?}");
+        }
+        // A unit above ASCII is never cut to a byte: U+0141 is not "A" (0x41).
+        assert_eq!(JsString::from_units([0x141]).to_string_lossy(), "Ł");
+        let lone = JsString::from_units([0x61, 0xdc00]);
+        assert_eq!(lone.to_str(), None);
+        assert_eq!(lone.to_string_lossy(), "a\u{fffd}");
+    }
+
+    #[test]
+    fn display_shows_long_text_whole_and_lone_surrogates_as_replacement_characters() {
+        // Longer than the 256-byte buffer, with multi-byte characters across its edges.
+        let mut text = units(&"é😀x".repeat(100));
+        text.push(0xd800);
+        text.extend(units("end"));
+        let shown = JsString::from_units(text.clone()).to_string();
+        assert_eq!(shown, String::from_utf16_lossy(&text));
+        assert!(shown.ends_with("x\u{fffd}end"));
+        assert_eq!(JsString::new().to_string(), "");
     }
 }

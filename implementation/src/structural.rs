@@ -19,7 +19,7 @@ use crate::to_number::to_number;
 /// accepted input, or of a union's passing branch), so once `out` holds an issue the checks
 /// build none: a refusal costs its issues, not a copy of the input.
 pub(crate) fn check_object(
-    fields: &[Field],
+    fields: &'static [Field],
     value: Option<&Json>,
     path: &Path<'_>,
     out: &mut Collector,
@@ -52,7 +52,7 @@ pub(crate) fn check_object(
                 if let Some(normalized) = check(&field.node, Some(member), &child, out)
                     && !out.any()
                 {
-                    output.push_new(field.name, normalized);
+                    output.push_new(field.key.share(), normalized);
                 }
             }
             None if field.required => {
@@ -62,7 +62,7 @@ pub(crate) fn check_object(
                 if let Some(default) = &field.default
                     && !out.any()
                 {
-                    output.push_new(field.name, default.value.to_json());
+                    output.push_new(field.key.share(), default.value.to_json());
                 }
             }
         }
@@ -85,7 +85,7 @@ pub(crate) fn check_object(
 
 /// Checks `value` (`None` when the member is absent) against `node`; returns the normalized value.
 pub(crate) fn check(
-    node: &Node,
+    node: &'static Node,
     value: Option<&Json>,
     path: &Path<'_>,
     out: &mut Collector,
@@ -153,7 +153,7 @@ pub(crate) fn check(
 }
 
 fn check_array(
-    element: &Node,
+    element: &'static Node,
     count: Count,
     value: Option<&Json>,
     path: &Path<'_>,
@@ -321,7 +321,7 @@ fn check_number(
 /// §2.1.10: the first passing branch's output, else the issues of the one branch that failed
 /// only on bounds, else every branch's issues in branch order.
 fn check_union(
-    branches: &[Node],
+    branches: &'static [Node],
     value: Option<&Json>,
     path: &Path<'_>,
     out: &mut Collector,

@@ -21,6 +21,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::LazyLock;
 
+use crate::js_string::JsString;
+
 /// The package whose contract this catalog describes.
 pub const PACKAGE: &str = "@osovv/vv-opencode";
 /// The contract version.
@@ -160,6 +162,8 @@ pub struct ToolSpec {
 pub struct Field {
     /// The member name.
     pub name: &'static str,
+    /// The member name in UTF-16, which normalized outputs share.
+    pub key: JsString,
     /// Whether the member must be present.
     pub required: bool,
     /// The value's shape.
@@ -204,6 +208,7 @@ impl Unshaped {
     pub fn of(self, node: Node) -> Field {
         Field {
             name: self.name,
+            key: JsString::from(self.name),
             required: self.presence == REQ,
             node,
             description: "",

@@ -128,15 +128,30 @@ impl Json {
     }
 }
 
+/// Up to this many members, an object's names are compared with each other in place.
+const SMALL: usize = 16;
+
 impl Object {
     /// An object of the given members, read as the host reads them: a repeated name keeps its
     /// first position and its last value, and array-index names move first in ascending order.
     pub fn from_members(members: impl IntoIterator<Item = (JsString, Json)>) -> Object {
-        // Most objects are small: their names are searched in place, and an index is built only
-        // for a large one (which a repeated name could otherwise make quadratic).
-        const SMALL: usize = 16;
-        let members = members.into_iter();
-        let mut out: Vec<(JsString, Json)> = Vec::with_capacity(members.size_hint().0);
+        Object::from_vec(members.into_iter().collect())
+    }
+
+    /// [`Object::from_members`] on members already gathered: the parser's case, where most
+    /// objects are small, with distinct names and none an array index, and keep their vector.
+    pub(crate) fn from_vec(members: Vec<(JsString, Json)>) -> Object {
+        let plain = |members: &[(JsString, Json)]| {
+            members.iter().enumerate().all(|(i, (name, _))| {
+                array_index(name.units()).is_none() && members[..i].iter().all(|(k, _)| k != name)
+            })
+        };
+        if members.len() <= SMALL && plain(&members) {
+            return Object { members };
+        }
+        // An index of names is built only for a large object, which a repeated name could
+        // otherwise make quadratic.
+        let mut out: Vec<(JsString, Json)> = Vec::with_capacity(members.len());
         let mut index: HashMap<JsString, usize> = HashMap::new();
         for (name, value) in members {
             let seen = if out.len() <= SMALL {
@@ -189,8 +204,8 @@ impl Object {
 
     /// Appends the member `name`, which the caller knows is not there yet (an output's declared
     /// names are distinct), without looking for it as [`Object::insert`] does.
-    pub(crate) fn push_new(&mut self, name: &str, value: Json) {
-        self.members.push((JsString::from(name), value));
+    pub(crate) fn push_new(&mut self, name: JsString, value: Json) {
+        self.members.push((name, value));
     }
 
     /// The value of the member `name`.

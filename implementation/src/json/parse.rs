@@ -35,9 +35,10 @@ impl Json {
         let mut p = Parser {
             text,
             pos: 0,
-            elements: Vec::new(),
-            members: Vec::new(),
-            names: Vec::new(),
+            // Room for a usual message, so that reading one rarely grows the stacks.
+            elements: Vec::with_capacity(16),
+            members: Vec::with_capacity(16),
+            names: Vec::with_capacity(4),
         };
         p.skip_ws();
         let value = p.value()?;
@@ -101,7 +102,7 @@ impl Parser<'_> {
     /// Reads one value, whitespace before it already skipped. Containers are opened and closed
     /// on `open`, so the depth of the text costs heap, not stack.
     fn value(&mut self) -> Result<Json, ParseError> {
-        let mut open: Vec<Open> = Vec::new();
+        let mut open: Vec<Open> = Vec::with_capacity(4);
         loop {
             let mut value = match self.peek() {
                 None => return Err(self.error("unexpected end of text, expected a JSON value")),
@@ -154,7 +155,7 @@ impl Parser<'_> {
                             Some(b']') => {
                                 self.pos += 1;
                                 open.pop();
-                                value = Json::Array(self.elements.drain(start..).collect());
+                                value = Json::Array(self.elements.split_off(start));
                             }
                             _ => return Err(self.error("expected ',' or ']' in the array")),
                         }
@@ -173,7 +174,7 @@ impl Parser<'_> {
                                 self.pos += 1;
                                 open.pop();
                                 value =
-                                    Json::Object(Object::from_members(self.members.drain(start..)));
+                                    Json::Object(Object::from_vec(self.members.split_off(start)));
                             }
                             _ => return Err(self.error("expected ',' or '}' in the object")),
                         }
@@ -253,10 +254,12 @@ impl Parser<'_> {
         loop {
             // A run of printable ASCII other than `"` and `\` is its own units.
             let bytes = &self.text.as_bytes()[self.pos..];
-            let run = bytes
-                .iter()
-                .take_while(|&&b| (0x20..0x80).contains(&b) && b != b'"' && b != b'\\')
-                .count();
+            let run = plain_run(bytes);
+            // Most strings are one such run: their units are allocated once, at their size.
+            // Later runs grow the units as a vector grows, so many escapes stay linear.
+            if out.is_empty() {
+                out.reserve_exact(run);
+            }
             out.extend(bytes[..run].iter().map(|&b| u16::from(b)));
             self.pos += run;
             let rest = &self.text[self.pos..];
@@ -313,6 +316,33 @@ impl Parser<'_> {
     }
 }
 
+/// The length of the run of bytes at the start of `bytes` that a string holds as they are:
+/// printable ASCII other than `"` and `\\`.
+fn plain_run(bytes: &[u8]) -> usize {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = ONES * 0x80;
+    // Whether some byte of `w` is below `n` (exact for the word as a whole when n <= 0x80).
+    let any_below = |w: u64, n: u8| w.wrapping_sub(ONES * u64::from(n)) & !w & HIGH != 0;
+    let any_equal = |w: u64, b: u8| any_below(w ^ (ONES * u64::from(b)), 1);
+    // Eight bytes at a time while none of them ends the run, then byte by byte.
+    let mut at = 0;
+    while let Some(chunk) = bytes
+        .get(at..at + 8)
+        .and_then(|c| <[u8; 8]>::try_from(c).ok())
+    {
+        let w = u64::from_le_bytes(chunk);
+        if w & HIGH != 0 || any_below(w, 0x20) || any_equal(w, b'"') || any_equal(w, b'\\') {
+            break;
+        }
+        at += 8;
+    }
+    let rest = &bytes[at..];
+    at + rest
+        .iter()
+        .position(|&b| !(0x20..0x80).contains(&b) || b == b'"' || b == b'\\')
+        .unwrap_or(rest.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -358,6 +388,29 @@ mod tests {
             v.to_compact(),
             r#"{"2":3,"10":2,"4294967294":7,"zzz":1,"query":5,"aaa":4,"01":5,"4294967295":6}"#
         );
+    }
+
+    #[test]
+    fn a_plain_run_ends_at_the_first_quote_backslash_control_or_non_ascii_byte() {
+        let naive = |bytes: &[u8]| {
+            bytes
+                .iter()
+                .position(|&b| !(0x20..0x80).contains(&b) || b == b'"' || b == b'\\')
+                .unwrap_or(bytes.len())
+        };
+        // Every stopping byte (and some that do not stop) at every offset of a 20-byte text,
+        // so that it falls in the first word, the second, and the bytes after them.
+        for stop in [
+            0x00, 0x1f, 0x20, 0x21, 0x22, 0x5b, 0x5c, 0x5d, 0x7f, 0x80, 0xc3, 0xff,
+        ] {
+            for at in 0..20 {
+                let mut bytes = vec![b'a'; 20];
+                bytes[at] = stop;
+                assert_eq!(plain_run(&bytes), naive(&bytes), "byte {stop:#x} at {at}");
+                assert_eq!(plain_run(&bytes[..at]), at, "the {at} bytes before it");
+            }
+        }
+        assert_eq!(plain_run(b""), 0);
     }
 
     #[test]
