@@ -144,22 +144,27 @@ impl Parser<'_> {
                 };
                 self.skip_ws();
                 match container {
-                    Open::Array(start) => {
-                        self.elements.push(value);
-                        match self.peek() {
-                            Some(b',') => {
-                                self.pos += 1;
-                                self.skip_ws();
-                                break;
-                            }
-                            Some(b']') => {
-                                self.pos += 1;
-                                open.pop();
-                                value = Json::Array(self.elements.split_off(start));
-                            }
-                            _ => return Err(self.error("expected ',' or ']' in the array")),
+                    Open::Array(start) => match self.peek() {
+                        Some(b',') => {
+                            self.elements.push(value);
+                            self.pos += 1;
+                            self.skip_ws();
+                            break;
                         }
-                    }
+                        Some(b']') => {
+                            self.pos += 1;
+                            open.pop();
+                            // An array of one value (each level of a deep one) skips the stack.
+                            let items = if self.elements.len() == start {
+                                vec![value]
+                            } else {
+                                self.elements.push(value);
+                                self.elements.split_off(start)
+                            };
+                            value = Json::Array(items);
+                        }
+                        _ => return Err(self.error("expected ',' or ']' in the array")),
+                    },
                     Open::Object(start) => {
                         let name = self.names.pop().unwrap_or_default();
                         self.members.push((name, value));

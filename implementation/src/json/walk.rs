@@ -255,18 +255,29 @@ impl Drop for Json {
 /// null in its place. What stays is at most two levels deep, so dropping it cannot go deeper,
 /// and a value that is flat (the usual input) is dropped without allocating.
 fn take_nested(value: &mut Json, into: &mut Vec<Json>) {
-    let take = |item: &mut Json, into: &mut Vec<Json>| {
-        if Children::of(item).any(|(_, c)| Children::of(c).len() > 0) {
+    let mut take = |item: &mut Json| {
+        if holds_container(item) {
             into.push(mem::replace(item, Json::Null));
         }
     };
     match value {
-        Json::Array(items) => items.iter_mut().for_each(|item| take(item, into)),
-        Json::Object(object) => object
-            .members
-            .iter_mut()
-            .for_each(|(_, item)| take(item, into)),
+        Json::Array(items) => items.iter_mut().for_each(take),
+        Json::Object(object) => object.members.iter_mut().for_each(|(_, item)| take(item)),
         Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_) => {}
+    }
+}
+
+/// Whether some element or member of `value` is a container with something in it.
+fn holds_container(value: &Json) -> bool {
+    let filled = |child: &Json| match child {
+        Json::Array(items) => !items.is_empty(),
+        Json::Object(object) => !object.members.is_empty(),
+        Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_) => false,
+    };
+    match value {
+        Json::Array(items) => items.iter().any(filled),
+        Json::Object(object) => object.members.iter().any(|(_, child)| filled(child)),
+        Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_) => false,
     }
 }
 
@@ -288,14 +299,6 @@ impl<'a> Children<'a> {
             Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_) => {
                 Children::Array([].iter())
             }
-        }
-    }
-
-    /// How many children are left.
-    fn len(&self) -> usize {
-        match self {
-            Children::Array(items) => items.len(),
-            Children::Object(members) => members.len(),
         }
     }
 }
