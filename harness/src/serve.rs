@@ -19,55 +19,91 @@ const BUFFER: usize = 1 << 16;
 
 /// Answers every message of `input` on `output` until `bye` or the end of the input.
 ///
-/// Reading and parsing the lines happen on a thread of their own, a batch of messages ahead of
-/// checking and answering them, so on two cores the two halves of the work overlap. A line that
-/// cannot be read still gets an `error` result when its `seq` can be found, so a client never
-/// waits for an answer that will not come.
+/// Three stages overlap: a thread reads lines into batches, two threads parse the batches in turn,
+/// and this one checks and answers them in order. Parsing costs more than checking (and than
+/// reading), so on two cores the two parsers and the checker share the machine between them,
+/// whichever is behind. A line that cannot be read still gets an `error` result when its `seq`
+/// can be found, so a client never waits for an answer that will not come.
 pub fn serve(input: impl Read + Send + 'static, output: impl Write) -> std::io::Result<()> {
-    let (batches, received) = mpsc::sync_channel(BATCHES_AHEAD);
-    let (spent, to_drop) = mpsc::channel();
+    let mut to_parse = Vec::with_capacity(PARSERS);
+    let mut parsed = Vec::with_capacity(PARSERS);
+    let mut spent = Vec::with_capacity(PARSERS);
+    for _ in 0..PARSERS {
+        let (lines, lines_received) = mpsc::sync_channel(BATCHES_AHEAD);
+        let (messages, messages_received) = mpsc::sync_channel(BATCHES_AHEAD);
+        let (answered, to_drop) = mpsc::channel();
+        // Not joined: a parser ends when its lines or its answerer are gone.
+        std::thread::spawn(move || parse_batches(&lines_received, &messages, &to_drop));
+        to_parse.push(lines);
+        parsed.push(messages_received);
+        spent.push(answered);
+    }
     // Not scoped: when answering stops first (a write fails), the reader may be blocked in a read
     // that never returns, and the process must still end.
-    let reader = std::thread::spawn(move || read_messages(input, &batches, &to_drop));
-    let answered = answer_messages(&received, output, &spent);
-    // A reader waiting to hand over a batch gives up once nobody receives it.
-    drop(received);
+    let reader = std::thread::spawn(move || read_lines(input, &to_parse));
+    let answered = answer_messages(&parsed, output, &spent);
+    // A reader or parser waiting to hand over a batch gives up once nobody receives it.
+    drop(parsed);
     // Answering ends well only at `bye` or at the end of the input, where the reader has stopped
     // too, so joining it cannot wait; after a failed write it may be blocked, and is left.
     answered?;
     reader.join().unwrap_or(Ok(()))
 }
 
-/// A message as the reader read it.
+/// A message as a parser read it.
 type Incoming = Result<ToPeer<'static>, Unreadable>;
 
-/// How many batches the reader may be ahead.
+/// How many threads parse batches, each every `PARSERS`-th batch.
+const PARSERS: usize = 2;
+
+/// How many batches the reader and each parser may be ahead.
 const BATCHES_AHEAD: usize = 4;
 
 /// The most messages in one batch.
 const BATCH: usize = 256;
 
-/// Reads and parses lines into batches. A batch is sent when full, at `bye`, at the end of the
-/// input, and before a read that could wait: a client that waits for an answer gets it.
-///
-/// Answered batches come back in `to_drop`: the values were allocated on this thread, and freeing
-/// them here costs the allocator less than freeing them on the answering thread, the busier one.
-fn read_messages(
-    input: impl Read,
-    batches: &mpsc::SyncSender<Vec<Incoming>>,
-    to_drop: &mpsc::Receiver<Vec<Incoming>>,
-) -> std::io::Result<()> {
+/// Lines read and not yet parsed: their text, one after the other, and where each ends.
+#[derive(Debug, Default)]
+struct Lines {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl Lines {
+    fn push(&mut self, line: &str) {
+        self.text.push_str(line);
+        self.ends.push(self.text.len());
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &str> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .map(|(start, &end)| &self.text[start..end])
+    }
+}
+
+/// Reads lines into batches, handed to the parsers in turn. A batch is sent when full, at `bye`,
+/// at the end of the input, and before a read that could wait: a client that waits for an answer
+/// gets it.
+fn read_lines(input: impl Read, parsers: &[mpsc::SyncSender<Lines>]) -> std::io::Result<()> {
     let mut input = BufReader::with_capacity(BUFFER, input);
     let mut bytes = Vec::new();
-    let mut batch = Vec::with_capacity(BATCH);
-    let send = |batch: &mut Vec<Incoming>| {
-        to_drop.try_iter().for_each(drop);
-        let full = std::mem::replace(batch, Vec::with_capacity(BATCH));
+    let mut batch = Lines::default();
+    let mut next = (0..parsers.len()).cycle();
+    let mut send = |batch: &mut Lines| {
+        let full = std::mem::take(batch);
         // A closed channel means answering has stopped: nothing more to read for.
-        batches.send(full).is_ok()
+        next.next()
+            .and_then(|i| parsers.get(i))
+            .is_some_and(|parser| parser.send(full).is_ok())
     };
     loop {
-        if !batch.is_empty() && !input.buffer().contains(&b'\n') && !send(&mut batch) {
+        if batch.len() > 0 && !input.buffer().contains(&b'\n') && !send(&mut batch) {
             return Ok(());
         }
         bytes.clear();
@@ -84,9 +120,12 @@ fn read_messages(
         if line.trim().is_empty() {
             continue;
         }
-        let message = ToPeer::read(line);
-        let bye = matches!(message, Ok(ToPeer::Bye));
-        batch.push(message);
+        batch.push(line);
+        // The reader stops at `bye`, which it must recognize without parsing every line: a `bye`
+        // line holds the word, or a backslash when it is spelled with escapes, and only such a
+        // line is parsed here too.
+        let maybe_bye = line.contains("bye") || line.contains('\\');
+        let bye = maybe_bye && matches!(ToPeer::read(line), Ok(ToPeer::Bye));
         if bye || batch.len() == BATCH {
             let sent = send(&mut batch);
             if bye || !sent {
@@ -96,17 +135,36 @@ fn read_messages(
     }
 }
 
+/// Parses each batch of lines it receives into messages, in order.
+///
+/// Answered batches come back in `to_drop`: the values were allocated on this thread, and freeing
+/// them here costs the allocator less than freeing them on the answering thread, the busier one.
+fn parse_batches(
+    batches: &mpsc::Receiver<Lines>,
+    parsed: &mpsc::SyncSender<Vec<Incoming>>,
+    to_drop: &mpsc::Receiver<Vec<Incoming>>,
+) {
+    for lines in batches {
+        to_drop.try_iter().for_each(drop);
+        let messages = lines.iter().map(ToPeer::read).collect();
+        if parsed.send(messages).is_err() {
+            return;
+        }
+    }
+}
+
 /// Answers the messages of each batch in order until `bye` or the end of the input. Answers wait
 /// in the output's buffer while the next batch is ready, and go out before waiting for one.
 fn answer_messages(
-    batches: &mpsc::Receiver<Vec<Incoming>>,
+    parsers: &[mpsc::Receiver<Vec<Incoming>>],
     output: impl Write,
-    spent: &mpsc::Sender<Vec<Incoming>>,
+    spent: &[mpsc::Sender<Vec<Incoming>>],
 ) -> std::io::Result<()> {
     let mut output = BufWriter::with_capacity(BUFFER, output);
     let mut answer = String::new();
     let mut sessions: HashMap<String, Session> = HashMap::new();
-    loop {
+    // Batch k comes from parser k mod PARSERS, as the reader handed them out.
+    for (batches, spent) in parsers.iter().zip(spent).cycle() {
         let batch = match batches.try_recv() {
             Ok(batch) => batch,
             Err(mpsc::TryRecvError::Empty) => {
@@ -167,9 +225,10 @@ fn answer_messages(
             output.write_all(reply.as_bytes())?;
             output.write_all(b"\n")?;
         }
-        // When the reader has ended, the batch is freed here instead.
+        // When its parser has ended, the batch is freed here instead.
         let _ = spent.send(batch);
     }
+    output.flush()
 }
 
 /// An `error` result (the same for a check and a step).
@@ -234,6 +293,42 @@ mod tests {
             out,
             "{\"type\":\"result\",\"seq\":3,\"accept\":{\"query\":\"q\",\"count\":8}}\n"
         );
+    }
+
+    #[test]
+    fn checks_spread_over_both_parsers_are_answered_in_their_order() {
+        // Ten batches and a part, so each parser reads several, interleaved.
+        let count = 10 * super::BATCH + 7;
+        let input: String = (1..=count)
+            .map(|seq| {
+                let query = if seq % 3 == 0 { "" } else { "q" };
+                format!(
+                    "{{\"type\":\"check\",\"seq\":{seq},\"tool\":\"web_search\",\"input\":{{\"query\":\"{query}\"}}}}\n"
+                )
+            })
+            .collect();
+        let out = answers(input.as_bytes());
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), count, "one answer per check");
+        for (i, line) in lines.iter().enumerate() {
+            let seq = i + 1;
+            let verdict = if seq % 3 == 0 { "reject" } else { "accept" };
+            let start = format!("{{\"type\":\"result\",\"seq\":{seq},\"{verdict}\":");
+            assert!(line.starts_with(&start), "answer {seq}: {line}");
+        }
+    }
+
+    #[test]
+    fn lines_after_bye_are_not_answered_however_bye_is_spelled() {
+        let check = "{\"type\":\"check\",\"seq\":1,\"tool\":\"web_search\",\"input\":{\"query\":\"bye\"}}\n";
+        for bye in [
+            r#"{"type":"bye"}"#,
+            r#"{"type":"b\u0079e"}"#,
+            r#"{"t\u0079pe":"bye"}"#,
+        ] {
+            let out = answers(format!("{check}{bye}\n{check}").as_bytes());
+            assert_eq!(out.lines().count(), 1, "{bye}: {out}");
+        }
     }
 
     #[test]

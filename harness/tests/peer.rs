@@ -666,3 +666,33 @@ fn conform_peer_answers_each_check_while_the_client_waits_with_its_input_open() 
     let status = peer.wait().expect("the peer ends");
     assert!(status.success(), "{status}");
 }
+
+#[test]
+fn conform_peer_ends_at_a_bye_spelled_with_escapes_while_its_input_stays_open() {
+    use std::io::Write as _;
+    let mut peer = Command::new(CONFORM)
+        .arg("peer")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("conform peer starts");
+    let mut stdin = peer.stdin.take().expect("stdin");
+    // Lines are parsed away from the thread that reads them, which must still see this `bye`.
+    stdin
+        .write_all(b"{\"type\":\"b\\u0079e\"}\n")
+        .expect("written");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        let status = peer.try_wait().expect("the peer's state");
+        if status.is_some() || Instant::now() > deadline {
+            break status;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let _ = peer.kill();
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "conform peer did not end well within 10 s of an escaped bye, its input open: {status:?}"
+    );
+    drop(stdin);
+}
