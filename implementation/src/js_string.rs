@@ -99,15 +99,24 @@ impl JsString {
 /// Whether `units` equal the UTF-16 encoding of `s`.
 #[inline]
 pub fn units_eq_str(units: &[u16], s: &str) -> bool {
+    // Names mostly differ from their first character on, and most are ASCII: an ASCII first
+    // byte must be the first unit.
+    if let (Some(&u), Some(&b)) = (units.first(), s.as_bytes().first())
+        && b.is_ascii()
+        && u != u16::from(b)
+    {
+        return false;
+    }
     // A character takes at least as many UTF-8 bytes as UTF-16 units, and as many only when it is
     // ASCII: most names differ in length and are told apart without reading them.
     match units.len().cmp(&s.len()) {
         std::cmp::Ordering::Greater => return false,
         std::cmp::Ordering::Equal => {
-            return units
-                .iter()
-                .zip(s.bytes())
-                .all(|(&u, b)| b.is_ascii() && u == u16::from(b));
+            // Equal when every unit is its byte and every byte ASCII, all read without a branch.
+            let differs = units.iter().zip(s.bytes()).fold(0, |differs, (&u, b)| {
+                differs | (u ^ u16::from(b)) | (u16::from(b) & 0x80)
+            });
+            return differs == 0;
         }
         // Fewer units than bytes: only text with non-ASCII characters can match.
         std::cmp::Ordering::Less if s.is_ascii() => return false,
@@ -125,6 +134,14 @@ pub fn units_eq_str(units: &[u16], s: &str) -> bool {
 /// The characters of `units`, each lone surrogate given as `Err(unit)`.
 pub fn decode(units: &[u16]) -> impl Iterator<Item = Result<char, u16>> + '_ {
     char::decode_utf16(units.iter().copied()).map(|r| r.map_err(|e| e.unpaired_surrogate()))
+}
+
+/// Appends text, so that `write!` builds messages and paths in UTF-16 without a `String` between.
+impl fmt::Write for JsString {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.push_str(s);
+        Ok(())
+    }
 }
 
 impl From<&str> for JsString {

@@ -1,5 +1,7 @@
 //! Issue paths: a chain of segments on the stack, rendered only when an issue is kept (§1.4).
 
+use std::fmt::Write as _;
+
 use crate::issue::MAX_PATH;
 use crate::js_string::JsString;
 use crate::text::{push_path_name, truncate};
@@ -70,9 +72,8 @@ impl<'a> Path<'a> {
                 Seg::Field(name) => push_name(&mut text, &name.encode_utf16().collect::<Vec<_>>()),
                 Seg::Key(units) => push_name(&mut text, units),
                 Seg::Index(i) => {
-                    text.push('[');
-                    text.push_str(&i.to_string());
-                    text.push(']');
+                    // Writing to a `JsString` cannot fail.
+                    let _ = write!(text, "[{i}]");
                 }
                 Seg::Branch(_) => continue,
             }
@@ -110,17 +111,19 @@ impl<'a> Path<'a> {
         }
     }
 
-    fn segments(&self) -> Vec<Seg<'a>> {
-        let mut segs = Vec::new();
-        let mut at = Some(self);
-        while let Some(p) = at {
-            if let Some(seg) = p.seg {
-                segs.push(seg);
-            }
-            at = p.parent;
-        }
-        segs.reverse();
-        segs
+    /// The segments from the root down, found by walking up from here for each: paths are as
+    /// deep as the catalog's shapes (a few levels), and an issue's path is rendered without
+    /// allocating a list of them.
+    fn segments(&self) -> impl Iterator<Item = Seg<'a>> + '_ {
+        let depth = self.ancestors().count();
+        (0..depth)
+            .rev()
+            .filter_map(|up| self.ancestors().nth(up)?.seg)
+    }
+
+    /// This path, its parent, and so on up to the root.
+    fn ancestors(&self) -> impl Iterator<Item = &Path<'a>> {
+        std::iter::successors(Some(self), |p| p.parent)
     }
 }
 

@@ -16,6 +16,11 @@ impl<'a> Input<'a> {
         self.0.contains(name)
     }
 
+    /// The names of the members, in order.
+    pub(crate) fn names(self) -> impl Iterator<Item = &'a JsString> {
+        self.0.iter().map(|(name, _)| name)
+    }
+
     pub(crate) fn string(self, name: &str) -> Option<&'a JsString> {
         self.0.get(name).and_then(Json::as_string)
     }

@@ -6,7 +6,6 @@ use super::input::Input;
 use crate::catalog::{Matrix, Tool};
 use crate::collector::Collector;
 use crate::issue::Code;
-use crate::js_string::JsString;
 use crate::path::Path;
 use crate::rule::BranchRule;
 
@@ -25,29 +24,35 @@ pub(super) fn names(tool: Tool) -> impl Iterator<Item = String> {
 /// a matrix.
 pub(super) fn check(tool: Tool, input: Input<'_>, out: &mut Collector) {
     let spec = tool.spec();
-    let Some(Matrix { selector, .. }) = &spec.matrix else {
+    let Some(Matrix { selector, rows }) = &spec.matrix else {
         return;
     };
-    let Some(value) = input.string(selector).map(JsString::to_string_lossy) else {
+    let Some(chosen) = input.string(selector) else {
         return;
     };
-    let Some(row) = spec.matrix.as_ref().and_then(|m| m.row(&value)) else {
+    let Some(row) = rows.iter().find(|row| chosen.eq_str(row.value)) else {
         return;
     };
+    // The output holds each present field once, in declared order: its names are the fields to
+    // check, in the order their issues are reported, fewer than the declared ones.
+    let present = input.names().filter(|name| {
+        !name.eq_str(selector) && !row.consumes.iter().any(|field| name.eq_str(field))
+    });
     // Built at the first refused field: most inputs consume every field they have.
     let mut expected: Option<String> = None;
-    for field in &spec.fields {
-        if field.name != *selector && input.has(field.name) && !row.consumes.contains(&field.name) {
-            let message = format!("{} is not consumed by {selector} {value}", field.name);
-            let expected =
-                expected.get_or_insert_with(|| format!("only {}", row.consumes.join(", ")));
-            out.branch(
-                rule(&value),
-                Code::InvalidValue,
-                &Path::ROOT.field(field.name),
-                message,
-                expected.as_str(),
-            );
-        }
+    for name in present {
+        let Some(field) = spec.fields.iter().find(|field| field.key == *name) else {
+            continue;
+        };
+        let value = row.value;
+        let message = format!("{} is not consumed by {selector} {value}", field.name);
+        let expected = expected.get_or_insert_with(|| format!("only {}", row.consumes.join(", ")));
+        out.branch(
+            rule(value),
+            Code::InvalidValue,
+            &Path::ROOT.field(field.name),
+            message,
+            expected.as_str(),
+        );
     }
 }
