@@ -2,6 +2,7 @@
 //! and the normalized output.
 
 use std::cmp::Ordering;
+use std::fmt::Write as _;
 
 use crate::catalog::{Count, Field, Limit, MAX_SAFE_INTEGER, Node, Range, StringKind};
 use crate::collector::Collector;
@@ -114,14 +115,25 @@ pub(crate) fn check(
                 } else {
                     Check::Enum
                 };
-                let list: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
-                let message = format!("Invalid option: expected one of {}", list.join("|"));
+                // The values quoted and joined: `"a"|"b"` in the message, `"a" | "b"` expected.
+                let joined = |separator: &str| {
+                    let mut text = String::new();
+                    for (i, v) in values.iter().enumerate() {
+                        let separator = if i == 0 { "" } else { separator };
+                        let _ = write!(text, "{separator}\"{v}\"");
+                    }
+                    text
+                };
                 out.structural(
                     check,
                     Code::InvalidValue,
                     path,
-                    || message.into(),
-                    Some(&list.join(" | ")),
+                    || {
+                        let mut message = JsString::from("Invalid option: expected one of ");
+                        message.push_str(&joined("|"));
+                        message
+                    },
+                    Some(&joined(" | ")),
                 );
                 None
             }

@@ -153,13 +153,23 @@ fn escape_digits(u: u16) -> impl Iterator<Item = char> {
 
 /// Appends a member name escaped for a path (§1.4): controls as `\uXXXX`, `\ . [ ]` preceded by `\`.
 pub fn push_path_name(out: &mut JsString, units: &[u16]) {
-    for &u in units {
+    // Runs of units that stand for themselves are copied whole.
+    let mut rest = units;
+    while let Some(at) = rest.iter().position(|&u| needs_path_escape(u)) {
+        out.push_units(&rest[..at]);
+        let u = rest[at];
         match u {
-            0x00..=0x1F | 0x7F => push_unit_escape_wide(out, u),
             0x5C | 0x2E | 0x5B | 0x5D => out.push_units(&[0x5C, u]),
-            _ => out.push_units(&[u]),
+            _ => push_unit_escape_wide(out, u),
         }
+        rest = &rest[at + 1..];
     }
+    out.push_units(rest);
+}
+
+/// Whether a path escapes the unit: a control, or one of `\ . [ ]`.
+fn needs_path_escape(u: u16) -> bool {
+    matches!(u, 0x00..=0x1F | 0x7F | 0x5C | 0x2E | 0x5B | 0x5D)
 }
 
 #[cfg(test)]
