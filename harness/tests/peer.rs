@@ -628,13 +628,7 @@ fn what_a_peer_started_is_killed_with_it() {
 #[test]
 fn conform_peer_answers_each_check_while_the_client_waits_with_its_input_open() {
     use std::io::{BufRead as _, BufReader, Write as _};
-    let mut peer = Command::new(CONFORM)
-        .arg("peer")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("conform peer starts");
-    let mut stdin = peer.stdin.take().expect("stdin");
+    let (mut peer, mut stdin) = interactive_peer();
     let (lines, received) = std::sync::mpsc::channel();
     let stdout = peer.stdout.take().expect("stdout");
     std::thread::spawn(move || {
@@ -670,13 +664,7 @@ fn conform_peer_answers_each_check_while_the_client_waits_with_its_input_open() 
 #[test]
 fn conform_peer_ends_at_a_bye_spelled_with_escapes_while_its_input_stays_open() {
     use std::io::Write as _;
-    let mut peer = Command::new(CONFORM)
-        .arg("peer")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("conform peer starts");
-    let mut stdin = peer.stdin.take().expect("stdin");
+    let (mut peer, mut stdin) = interactive_peer();
     // Lines are parsed away from the thread that reads them, which must still see this `bye`.
     stdin
         .write_all(b"{\"type\":\"b\\u0079e\"}\n")
@@ -695,4 +683,16 @@ fn conform_peer_ends_at_a_bye_spelled_with_escapes_while_its_input_stays_open() 
         "conform peer did not end well within 10 s of an escaped bye, its input open: {status:?}"
     );
     drop(stdin);
+}
+
+/// `conform peer` with its input and output piped, and its input.
+fn interactive_peer() -> (std::process::Child, std::process::ChildStdin) {
+    let mut peer = Command::new(CONFORM)
+        .arg("peer")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("conform peer starts");
+    let stdin = peer.stdin.take().expect("stdin");
+    (peer, stdin)
 }
