@@ -247,6 +247,9 @@ mod tests {
             "UTF-8 bytes as units are not the text"
         );
         assert!(units_eq_str(&[0xe9, 0x41], "éA"));
+        // Units that differ from the UTF-8 bytes only in their top bit: "C)" is 0x43 0x29, "é"
+        // is 0xC3 0xA9 in UTF-8.
+        assert!(!units_eq_str(&units("C)"), "é"));
     }
 
     #[test]
