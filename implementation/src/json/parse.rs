@@ -322,7 +322,7 @@ impl Parser<'_> {
 }
 
 /// The length of the run of bytes at the start of `bytes` that a string holds as they are:
-/// printable ASCII other than `"` and `\\`.
+/// printable ASCII other than `"` and `\`.
 fn plain_run(bytes: &[u8]) -> usize {
     const ONES: u64 = u64::from_le_bytes([1; 8]);
     const HIGH: u64 = ONES * 0x80;
