@@ -324,17 +324,14 @@ impl Parser<'_> {
 /// The length of the run of bytes at the start of `bytes` that a string holds as they are:
 /// printable ASCII other than `"` and `\`.
 fn plain_run(bytes: &[u8]) -> usize {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGH: u64 = ONES * 0x80;
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
     // Whether some byte of `w` is below `n` (exact for the word as a whole when n <= 0x80).
     let any_below = |w: u64, n: u8| w.wrapping_sub(ONES * u64::from(n)) & !w & HIGH != 0;
     let any_equal = |w: u64, b: u8| any_below(w ^ (ONES * u64::from(b)), 1);
     // Eight bytes at a time while none of them ends the run, then byte by byte.
     let mut at = 0;
-    while let Some(chunk) = bytes
-        .get(at..at + 8)
-        .and_then(|c| <[u8; 8]>::try_from(c).ok())
-    {
+    while let Some(&chunk) = bytes[at..].first_chunk::<8>() {
         let w = u64::from_le_bytes(chunk);
         if w & HIGH != 0 || any_below(w, 0x20) || any_equal(w, b'"') || any_equal(w, b'\\') {
             break;
@@ -404,16 +401,28 @@ mod tests {
                 .unwrap_or(bytes.len())
         };
         // Every stopping byte (and some that do not stop) at every offset of a 20-byte text,
-        // so that it falls in the first word, the second, and the bytes after them.
-        for stop in [
-            0x00, 0x1f, 0x20, 0x21, 0x22, 0x5b, 0x5c, 0x5d, 0x7f, 0x80, 0xc3, 0xff,
-        ] {
-            for at in 0..20 {
-                let mut bytes = vec![b'a'; 20];
-                bytes[at] = stop;
-                assert_eq!(plain_run(&bytes), naive(&bytes), "byte {stop:#x} at {at}");
-                assert_eq!(plain_run(&bytes[..at]), at, "the {at} bytes before it");
+        // so that it falls in the first word, the second, and the bytes after them; among
+        // plain bytes with odd and even values and the lowest and highest.
+        for fill in [b'a', b'b', b' ', b'~'] {
+            for stop in [
+                0x00, 0x1f, 0x20, 0x21, 0x22, 0x5b, 0x5c, 0x5d, 0x7f, 0x80, 0xc3, 0xff,
+            ] {
+                for at in 0..20 {
+                    let mut bytes = vec![fill; 20];
+                    bytes[at] = stop;
+                    let case = format!("byte {stop:#x} at {at} among {:?}", char::from(fill));
+                    assert_eq!(plain_run(&bytes), naive(&bytes), "{case}");
+                    assert_eq!(plain_run(&bytes[..at]), at, "{case}: the bytes before it");
+                }
             }
+        }
+        // Words made only of one stopping byte.
+        for stop in [0x00, 0x1f, 0x22, 0x5c, 0x7f, 0x80, 0xff] {
+            assert_eq!(
+                plain_run(&[stop; 20]),
+                naive(&[stop; 20]),
+                "byte {stop:#x} alone"
+            );
         }
         assert_eq!(plain_run(b""), 0);
     }
