@@ -324,16 +324,15 @@ impl Parser<'_> {
 /// The length of the run of bytes at the start of `bytes` that a string holds as they are:
 /// printable ASCII other than `"` and `\`.
 fn plain_run(bytes: &[u8]) -> usize {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
-    // Whether some byte of `w` is below `n` (exact for the word as a whole when n <= 0x80).
-    let any_below = |w: u64, n: u8| w.wrapping_sub(ONES * u64::from(n)) & !w & HIGH != 0;
-    let any_equal = |w: u64, b: u8| any_below(w ^ (ONES * u64::from(b)), 1);
     // Eight bytes at a time while none of them ends the run, then byte by byte.
     let mut at = 0;
     while let Some(&chunk) = bytes[at..].first_chunk::<8>() {
         let w = u64::from_le_bytes(chunk);
-        if w & HIGH != 0 || any_below(w, 0x20) || any_equal(w, b'"') || any_equal(w, b'\\') {
+        if w & HIGH != 0
+            || any_byte_below(w, 0x20)
+            || any_byte_equal(w, b'"')
+            || any_byte_equal(w, b'\\')
+        {
             break;
         }
         at += 8;
@@ -343,6 +342,21 @@ fn plain_run(bytes: &[u8]) -> usize {
         .iter()
         .position(|&b| !(0x20..0x80).contains(&b) || b == b'"' || b == b'\\')
         .unwrap_or(rest.len())
+}
+
+/// A word of eight bytes `0x01`.
+const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+/// A word of eight bytes `0x80`, the top bit of each.
+const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+
+/// Whether some byte of `w`, a word of ASCII bytes, is below `n` (at most 0x80).
+fn any_byte_below(w: u64, n: u8) -> bool {
+    w.wrapping_sub(ONES * u64::from(n)) & !w & HIGH != 0
+}
+
+/// Whether some byte of `w`, a word of ASCII bytes, is `b` (ASCII).
+fn any_byte_equal(w: u64, b: u8) -> bool {
+    any_byte_below(w ^ (ONES * u64::from(b)), 1)
 }
 
 #[cfg(test)]
