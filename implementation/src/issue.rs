@@ -137,12 +137,15 @@ impl Issue {
 
     /// Appends the compact JSON text of [`Issue::to_json`] to `out`, without building the object.
     pub fn write_compact(&self, out: &mut String) {
+        // A code is a lowercase identifier: nothing in it needs escaping.
+        out.push_str("{\"code\":\"");
+        out.push_str(self.code.as_str());
+        out.push('"');
         let mut member = |name: &str, text: &[u16]| {
             out.push_str(name);
             push_json_escaped_utf8(out, text);
             out.push('"');
         };
-        member("{\"code\":\"", JsString::from(self.code.as_str()).units());
         member(",\"path\":\"", self.path.units());
         member(",\"message\":\"", self.message.units());
         if let Some(expected) = &self.expected {
