@@ -3,6 +3,7 @@
 use crate::catalog::Tool;
 use crate::issue::{Code, Issue, MAX_ISSUES, MAX_MESSAGE};
 use crate::js_string::JsString;
+use crate::js_text::js_static;
 use crate::path::Path;
 use crate::rule::{BranchRule, Check, RuleId};
 use crate::text::truncate;
@@ -77,7 +78,7 @@ impl Collector {
         code: Code,
         path: &Path<'_>,
         message: impl FnOnce() -> JsString,
-        expected: Option<&str>,
+        expected: Option<JsString>,
     ) {
         self.count(code);
         if self.kept.len() < MAX_ISSUES {
@@ -87,14 +88,7 @@ impl Collector {
                 pattern: path.pattern(),
                 check,
             };
-            self.keep(
-                rule,
-                code,
-                path.render(),
-                message(),
-                expected.map(JsString::from),
-                None,
-            );
+            self.keep(rule, code, path.render(), message(), expected, None);
         }
     }
 
@@ -113,7 +107,7 @@ impl Collector {
                 pattern: object.pattern(),
                 check: Check::UnknownKey,
             };
-            let expected = Some(JsString::from("a known property of this request object"));
+            let expected = Some(js_static!("a known property of this request object"));
             self.keep(
                 rule,
                 Code::UnrecognizedKeys,
@@ -135,15 +129,15 @@ impl Collector {
                 pattern: path.pattern(),
                 check: Check::Finite,
             };
-            let message = JsString::from("Invalid input: expected number, received number");
-            let expected = Some(JsString::from("number"));
+            let message = js_static!("Invalid input: expected number, received number");
+            let expected = Some(js_static!("number"));
             self.keep(
                 rule,
                 Code::InvalidType,
                 path.render(),
                 message,
                 expected,
-                Some(JsString::from("Infinity")),
+                Some(js_static!("Infinity")),
             );
         }
     }

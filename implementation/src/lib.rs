@@ -11,6 +11,7 @@ pub mod exec;
 pub mod inventory;
 pub mod issue;
 pub mod js_string;
+mod js_text;
 pub mod json;
 mod path;
 pub mod path_kind;

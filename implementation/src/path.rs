@@ -1,9 +1,8 @@
 //! Issue paths: a chain of segments on the stack, rendered only when an issue is kept (§1.4).
 
-use std::fmt::Write as _;
-
 use crate::issue::MAX_PATH;
 use crate::js_string::JsString;
+use crate::js_text::{Piece, js_static};
 use crate::text::{push_path_name, truncate};
 
 /// A path into the input: a member name, an array index, or a union branch (invisible in issues).
@@ -58,31 +57,10 @@ impl<'a> Path<'a> {
     /// The path as an issue writes it: escaped names, `[i]` indexes, cut at 120 units, `(root)` when empty.
     pub fn render(&self) -> JsString {
         let mut text = JsString::with_capacity(32);
-        for seg in self.segments() {
-            match seg {
-                // Declared names are identifiers, which need no escaping and no copy.
-                Seg::Field(name)
-                    if name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') =>
-                {
-                    if !text.is_empty() {
-                        text.push('.');
-                    }
-                    text.push_str(name);
-                }
-                Seg::Field(name) => push_name(&mut text, &name.encode_utf16().collect::<Vec<_>>()),
-                Seg::Key(units) => push_name(&mut text, units),
-                Seg::Index(i) => {
-                    // Writing to a `JsString` cannot fail.
-                    let _ = write!(text, "[{i}]");
-                }
-                Seg::Branch(_) => continue,
-            }
-            if text.len() >= MAX_PATH {
-                return truncate(text.units(), MAX_PATH);
-            }
-        }
-        if text.is_empty() {
-            JsString::from("(root)")
+        if self.write_from_root(&mut text) {
+            truncate(text.units(), MAX_PATH)
+        } else if text.is_empty() {
+            js_static!("(root)")
         } else {
             text
         }
@@ -111,9 +89,8 @@ impl<'a> Path<'a> {
         }
     }
 
-    /// The segments from the root down, found by walking up from here for each: paths are as
-    /// deep as the catalog's shapes (a few levels), and an issue's path is rendered without
-    /// allocating a list of them.
+    /// The segments from the root down, for the rule pattern: found by walking up from here for
+    /// each, since paths are as deep as the catalog's shapes (a few levels).
     fn segments(&self) -> impl Iterator<Item = Seg<'a>> + '_ {
         let depth = self.ancestors().count();
         (0..depth)
@@ -124,6 +101,44 @@ impl<'a> Path<'a> {
     /// This path, its parent, and so on up to the root.
     fn ancestors(&self) -> impl Iterator<Item = &Path<'a>> {
         std::iter::successors(Some(self), |p| p.parent)
+    }
+
+    /// Writes the segments from the root down to this one, and whether the text reached the
+    /// longest path, where writing stops (§1.4). The recursion is as deep as the path, which is
+    /// as deep as the catalog's shapes: a few levels.
+    fn write_from_root(&self, text: &mut JsString) -> bool {
+        if let Some(parent) = self.parent
+            && parent.write_from_root(text)
+        {
+            return true;
+        }
+        match self.seg {
+            // Declared names are identifiers, which need no escaping.
+            Some(Seg::Field(name))
+                if name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') =>
+            {
+                if !text.is_empty() {
+                    text.push('.');
+                }
+                text.push_str(name);
+            }
+            Some(Seg::Field(name)) => {
+                push_name(text, &name.encode_utf16().collect::<Vec<_>>());
+            }
+            Some(Seg::Key(units)) => {
+                // Only the units before the cut can show, and escaping never shortens a unit: a
+                // long name is escaped as far as the cut, not whole.
+                let room = (MAX_PATH + 1).saturating_sub(text.len());
+                push_name(text, &units[..units.len().min(room)]);
+            }
+            Some(Seg::Index(i)) => {
+                text.push('[');
+                Piece::push_onto(i, text);
+                text.push(']');
+            }
+            Some(Seg::Branch(_)) | None => return false,
+        }
+        text.len() >= MAX_PATH
     }
 }
 
@@ -168,6 +183,41 @@ mod tests {
             root.key(&k121).render(),
             JsString::from(format!("{}…", "k".repeat(119)))
         );
+    }
+
+    #[test]
+    fn a_long_name_is_cut_as_if_escaped_whole_whatever_comes_before_it() {
+        // Escapes (`\.`, `\u0001`) and a surrogate pair on both sides of the cut, after parents
+        // of several lengths.
+        let unit_kinds: [&[u16]; 4] = [&[0x6B], &[0x2E], &[0x01], &[0xD83D, 0xDE00]];
+        for parent_len in [0, 1, 7, 60, 118, 119] {
+            let parent_name = JsString::from("p".repeat(parent_len));
+            for kind in unit_kinds {
+                for len in [115, 119, 120, 121, 122, 130, 400] {
+                    let mut name = Vec::new();
+                    while name.len() < len {
+                        name.extend_from_slice(kind);
+                        name.push(0x6B);
+                    }
+                    let name = JsString::from_units(name);
+                    let (root, parent) = (Path::ROOT, Path::ROOT.key(&parent_name));
+                    let path = if parent_len == 0 {
+                        root.key(&name)
+                    } else {
+                        parent.key(&name)
+                    };
+                    // Escaped whole, then cut.
+                    let mut whole = JsString::new();
+                    if parent_len > 0 {
+                        push_path_name(&mut whole, parent_name.units());
+                        whole.push('.');
+                    }
+                    push_path_name(&mut whole, name.units());
+                    let expected = truncate(whole.units(), MAX_PATH);
+                    assert_eq!(path.render(), expected, "{parent_len} + {kind:x?} x {len}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,6 +1,5 @@
 //! Rule ids: every issue the implementation emits names the one rule that produced it.
 
-use std::borrow::Cow;
 use std::fmt;
 
 use crate::catalog::Tool;
@@ -42,28 +41,54 @@ impl RuleId {
 
 /// The name of a branch rule, as the collector takes it: rule files make one only where they
 /// declare it (`rules!` in `rules/mod.rs`), so every name an issue can carry is in the inventory.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct BranchRule(Cow<'static, str>);
+///
+/// It holds the name's parts, joined only when a rule is named (tracing, the inventory): a
+/// validation makes rules for every field it checks and names none of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BranchRule {
+    prefix: &'static str,
+    /// Members after the prefix, each written after a dash; an empty one is not written.
+    members: [&'static str; 2],
+}
 
 impl BranchRule {
     /// A rule of one fixed name.
     pub(crate) const fn declared(name: &'static str) -> BranchRule {
-        BranchRule(Cow::Borrowed(name))
+        BranchRule {
+            prefix: name,
+            members: ["", ""],
+        }
     }
 
     /// A member of a family of rules: `<prefix>-<member>`, such as `execution-forbids-rationale`.
-    pub(crate) fn member(prefix: &str, member: &str) -> BranchRule {
-        BranchRule(Cow::Owned(format!("{prefix}-{member}")))
+    pub(crate) const fn member(prefix: &'static str, member: &'static str) -> BranchRule {
+        BranchRule {
+            prefix,
+            members: [member, ""],
+        }
+    }
+
+    /// A member of a family within a family: `<prefix>-<family>-<member>`, the member's words
+    /// joined by dashes (`write-scope-malformed-empty-path`).
+    pub(crate) const fn nested(
+        prefix: &'static str,
+        family: &'static str,
+        member: &'static str,
+    ) -> BranchRule {
+        BranchRule {
+            prefix,
+            members: [family, member],
+        }
     }
 
     /// The name.
-    pub(crate) fn name(&self) -> &str {
-        &self.0
-    }
-
-    /// The name, owned.
     pub(crate) fn into_name(self) -> String {
-        self.0.into_owned()
+        let mut name = self.prefix.to_owned();
+        for member in self.members.into_iter().filter(|m| !m.is_empty()) {
+            name.push('-');
+            name.extend(member.chars().map(|c| if c == ' ' { '-' } else { c }));
+        }
+        name
     }
 }
 

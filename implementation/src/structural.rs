@@ -2,16 +2,16 @@
 //! and the normalized output.
 
 use std::cmp::Ordering;
-use std::fmt::Write as _;
 
 use crate::catalog::{Count, Field, Limit, MAX_SAFE_INTEGER, Node, Range, StringKind};
 use crate::collector::Collector;
 use crate::issue::Code;
-use crate::js_string::{JsString, units_eq_str};
+use crate::js_string::JsString;
+use crate::js_text::{MESSAGE_ROOM, js, js_static};
 use crate::json::{Json, Object};
 use crate::path::Path;
 use crate::rule::Check;
-use crate::text::{json_quote, trim, truncate};
+use crate::text::{ELLIPSIS, push_json_escaped, trim};
 use crate::to_number::to_number;
 
 /// Checks `value` against a closed object of `fields`; returns the normalized object.
@@ -26,7 +26,7 @@ pub(crate) fn check_object(
     out: &mut Collector,
 ) -> Option<Json> {
     let Some(Json::Object(object)) = value else {
-        wrong_type(out, path, "object", value);
+        wrong_type(out, path, js_static!("object"), value);
         return None;
     };
     // Which member each field names, found in one pass over the members.
@@ -40,12 +40,12 @@ pub(crate) fn check_object(
     };
     let mut matched = 0;
     for (name, member) in object.iter() {
-        if let Some(i) = fields.iter().position(|f| names(name.units(), f.name)) {
+        if let Some(i) = fields.iter().position(|f| name.units() == f.key.units()) {
             found[i] = Some(member);
             matched += 1;
         }
     }
-    let mut output = Object::new();
+    let mut output = Object::with_capacity(fields.len());
     for (field, member) in fields.iter().zip(found.iter()) {
         let child = path.field(field.name);
         match *member {
@@ -73,12 +73,8 @@ pub(crate) fn check_object(
         return Some(Json::Object(output));
     }
     for (name, _) in object.iter() {
-        if !fields.iter().any(|f| name.eq_str(f.name)) {
-            out.unknown_key(path, &path.key(name), || {
-                let mut message = JsString::from("unrecognized key ");
-                message.push_units(json_quote(truncate(name.units(), 48).units()).units());
-                message
-            });
+        if !fields.iter().any(|f| name.units() == f.key.units()) {
+            out.unknown_key(path, &path.key(name), || unknown_key_message(name.units()));
         }
     }
     Some(Json::Object(output))
@@ -99,11 +95,11 @@ pub(crate) fn check(
         Node::Number(range) => check_number(false, *range, value, path, out),
         Node::Boolean => match value {
             Some(Json::Bool(b)) => Some(Json::Bool(*b)),
-            _ => wrong_type(out, path, "boolean", value),
+            _ => wrong_type(out, path, js_static!("boolean"), value),
         },
         Node::Null => match value {
             Some(Json::Null) => Some(Json::Null),
-            _ => wrong_type(out, path, "null", value),
+            _ => wrong_type(out, path, js_static!("null"), value),
         },
         Node::Enum(values) => match value {
             Some(Json::String(s)) if values.iter().any(|v| s.eq_str(v)) => {
@@ -116,11 +112,14 @@ pub(crate) fn check(
                     Check::Enum
                 };
                 // The values quoted and joined: `"a"|"b"` in the message, `"a" | "b"` expected.
-                let joined = |separator: &str| {
-                    let mut text = String::new();
+                let joined = |mut text: JsString, separator: &str| {
                     for (i, v) in values.iter().enumerate() {
-                        let separator = if i == 0 { "" } else { separator };
-                        let _ = write!(text, "{separator}\"{v}\"");
+                        if i > 0 {
+                            text.push_str(separator);
+                        }
+                        text.push('"');
+                        text.push_str(v);
+                        text.push('"');
                     }
                     text
                 };
@@ -128,12 +127,8 @@ pub(crate) fn check(
                     check,
                     Code::InvalidValue,
                     path,
-                    || {
-                        let mut message = JsString::from("Invalid option: expected one of ");
-                        message.push_str(&joined("|"));
-                        message
-                    },
-                    Some(&joined(" | ")),
+                    || joined(js!["Invalid option: expected one of "], "|"),
+                    Some(joined(JsString::with_capacity(MESSAGE_ROOM), " | ")),
                 );
                 None
             }
@@ -148,14 +143,13 @@ pub(crate) fn check(
                 } else {
                     Check::Literal
                 };
-                let quoted = format!("\"{literal}\"");
-                let message = format!("Invalid input: expected {quoted}");
+                let quoted = js!['"', *literal, '"'];
                 out.structural(
                     check,
                     Code::InvalidValue,
                     path,
-                    || message.into(),
-                    Some(&quoted),
+                    || js!["Invalid input: expected ", &quoted],
+                    Some(quoted.clone()),
                 );
                 None
             }
@@ -172,7 +166,7 @@ fn check_array(
     out: &mut Collector,
 ) -> Option<Json> {
     let Some(Json::Array(items)) = value else {
-        wrong_type(out, path, "array", value);
+        wrong_type(out, path, js_static!("array"), value);
         length_after_wrong_type(count_bounds(count), value, path, out);
         return None;
     };
@@ -186,18 +180,22 @@ fn check_array(
     }
     let len = items.len();
     if let Some(min) = count.min().filter(|&min| len < min as usize) {
-        let message = format!("Too small: expected array to have >={min} items");
         out.structural(
             Check::MinItems,
             Code::TooSmall,
             path,
-            || message.into(),
+            || js!["Too small: expected array to have >=", min, " items"],
             None,
         );
     }
     if let Some(max) = count.max().filter(|&max| len > max as usize) {
-        let message = format!("Too big: expected array to have <={max} items");
-        out.structural(Check::MaxItems, Code::TooBig, path, || message.into(), None);
+        out.structural(
+            Check::MaxItems,
+            Code::TooBig,
+            path,
+            || js!["Too big: expected array to have <=", max, " items"],
+            None,
+        );
     }
     Some(Json::Array(output))
 }
@@ -210,7 +208,7 @@ fn check_string(
 ) -> Option<Json> {
     let (min, max) = kind.length();
     let Some(Json::String(s)) = value else {
-        wrong_type(out, path, "string", value);
+        wrong_type(out, path, js_static!("string"), value);
         length_after_wrong_type(
             Bounds {
                 min,
@@ -230,22 +228,20 @@ fn check_string(
     };
     let len = text.len();
     if let Some(min) = min.filter(|&min| len < min as usize) {
-        let message = format!("Too small: expected string to have >={min} characters");
         out.structural(
             Check::MinLength,
             Code::TooSmall,
             path,
-            || message.into(),
+            || js!["Too small: expected string to have >=", min, " characters"],
             None,
         );
     }
     if let Some(max) = max.filter(|&max| len > max as usize) {
-        let message = format!("Too big: expected string to have <={max} characters");
         out.structural(
             Check::MaxLength,
             Code::TooBig,
             path,
-            || message.into(),
+            || js!["Too big: expected string to have <=", max, " characters"],
             None,
         );
     }
@@ -260,56 +256,57 @@ fn check_number(
     out: &mut Collector,
 ) -> Option<Json> {
     let Some(&Json::Number(n)) = value else {
-        return wrong_type(out, path, "number", value);
+        return wrong_type(out, path, js_static!("number"), value);
     };
     if n.is_infinite() {
         out.infinite(path);
         return None;
     }
     if integer && n.fract() != 0.0 {
-        let message = "Invalid input: expected int, received number";
         out.structural(
             Check::Integer,
             Code::InvalidType,
             path,
-            || message.into(),
-            Some("int"),
+            || js_static!("Invalid input: expected int, received number"),
+            Some(js_static!("int")),
         );
         return None;
     }
     let safe = MAX_SAFE_INTEGER as f64;
     if integer && n > safe {
-        let message = format!("Too big: expected int to be <{MAX_SAFE_INTEGER}");
-        out.structural(Check::SafeMax, Code::TooBig, path, || message.into(), None);
+        out.structural(
+            Check::SafeMax,
+            Code::TooBig,
+            path,
+            || js!["Too big: expected int to be <", MAX_SAFE_INTEGER],
+            None,
+        );
     }
     if integer && n < -safe {
-        let message = format!("Too small: expected int to be >-{MAX_SAFE_INTEGER}");
         out.structural(
             Check::SafeMin,
             Code::TooSmall,
             path,
-            || message.into(),
+            || js!["Too small: expected int to be >-", MAX_SAFE_INTEGER],
             None,
         );
     }
     match range.min {
         Some(Limit::Inclusive(min)) if n < min as f64 => {
-            let message = format!("Too small: expected number to be >={min}");
             out.structural(
                 Check::Minimum,
                 Code::TooSmall,
                 path,
-                || message.into(),
+                || js!["Too small: expected number to be >=", min],
                 None,
             );
         }
         Some(Limit::Exclusive(min)) if n <= min as f64 => {
-            let message = format!("Too small: expected number to be >{min}");
             out.structural(
                 Check::Minimum,
                 Code::TooSmall,
                 path,
-                || message.into(),
+                || js!["Too small: expected number to be >", min],
                 None,
             );
         }
@@ -317,12 +314,22 @@ fn check_number(
     }
     match range.max {
         Some(Limit::Inclusive(max)) if n > max as f64 => {
-            let message = format!("Too big: expected number to be <={max}");
-            out.structural(Check::Maximum, Code::TooBig, path, || message.into(), None);
+            out.structural(
+                Check::Maximum,
+                Code::TooBig,
+                path,
+                || js!["Too big: expected number to be <=", max],
+                None,
+            );
         }
         Some(Limit::Exclusive(max)) if n >= max as f64 => {
-            let message = format!("Too big: expected number to be <{max}");
-            out.structural(Check::Maximum, Code::TooBig, path, || message.into(), None);
+            out.structural(
+                Check::Maximum,
+                Code::TooBig,
+                path,
+                || js!["Too big: expected number to be <", max],
+                None,
+            );
         }
         Some(Limit::Inclusive(_) | Limit::Exclusive(_)) | None => {}
     }
@@ -360,14 +367,21 @@ fn check_union(
     None
 }
 
-/// Whether an input member's name is the declared name `field`. Declared names start with an
-/// ASCII letter, so most are told apart by length or first unit before a full comparison.
-#[inline]
-fn names(units: &[u16], field: &str) -> bool {
-    match (units.first(), field.as_bytes().first()) {
-        (Some(&unit), Some(&byte)) if byte.is_ascii() && unit != u16::from(byte) => false,
-        _ => units_eq_str(units, field),
+/// How many units of an unknown member's name its message shows.
+const KEY_PREVIEW: usize = 48;
+
+/// `unrecognized key <JSON-quote(truncate(name, 48))>`, quoted without a copy of the name.
+fn unknown_key_message(name: &[u16]) -> JsString {
+    let mut message = js!["unrecognized key \""];
+    if name.len() <= KEY_PREVIEW {
+        push_json_escaped(&mut message, name);
+    } else {
+        // What truncate keeps, `…` needing no escape.
+        push_json_escaped(&mut message, &name[..KEY_PREVIEW - 1]);
+        message.push_units(&[ELLIPSIS]);
     }
+    message.push('"');
+    message
 }
 
 /// The normalized value, or `null` in its place once `out` holds an issue and no output will be
@@ -380,22 +394,28 @@ fn normalized(out: &Collector, value: impl FnOnce() -> Json) -> Json {
 fn wrong_type(
     out: &mut Collector,
     path: &Path<'_>,
-    expected: &str,
+    expected: JsString,
     value: Option<&Json>,
 ) -> Option<Json> {
     let (check, received) = match value {
         None => (Check::Required, "undefined"),
         Some(v) => (Check::Type, v.type_name()),
     };
-    // Written straight into UTF-16, and only when the issue is kept.
     let message = || {
-        let mut text = JsString::from("Invalid input: expected ");
-        text.push_str(expected);
-        text.push_str(", received ");
-        text.push_str(received);
-        text
+        js![
+            "Invalid input: expected ",
+            &expected,
+            ", received ",
+            received
+        ]
     };
-    out.structural(check, Code::InvalidType, path, message, Some(expected));
+    out.structural(
+        check,
+        Code::InvalidType,
+        path,
+        message,
+        Some(expected.clone()),
+    );
     None
 }
 
@@ -438,9 +458,18 @@ fn length_after_wrong_type(
         },
         Some(Json::Null | Json::Bool(_) | Json::Number(_)) | None => return,
     };
-    let message = |relation: &str, bound: u32| match unit {
-        Some(unit) => format!("expected {noun} to have {relation}{bound} {unit}"),
-        None => format!("expected {noun} to be {relation}{bound}"),
+    let message = |lead: &str, relation: &str, bound: u32| match unit {
+        Some(unit) => js![
+            lead,
+            "expected ",
+            noun,
+            " to have ",
+            relation,
+            bound,
+            " ",
+            unit
+        ],
+        None => js![lead, "expected ", noun, " to be ", relation, bound],
     };
     // A length that is not a number compares as `None`, so it fails every bound, except that an
     // exact length fails only as "too small". An exact length is met only by a length that is the
@@ -463,23 +492,47 @@ fn length_after_wrong_type(
         ),
     };
     if let (true, Some(min)) = (too_small, bounds.min) {
-        let text = format!("Too small: {}", message(">=", min));
         out.structural(
             Check::WrongTypeMinLength,
             Code::TooSmall,
             path,
-            || text.into(),
+            || message("Too small: ", ">=", min),
             None,
         );
     }
     if let (true, Some(max)) = (too_big, bounds.max) {
-        let text = format!("Too big: {}", message("<=", max));
         out.structural(
             Check::WrongTypeMaxLength,
             Code::TooBig,
             path,
-            || text.into(),
+            || message("Too big: ", "<=", max),
             None,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::{json_quote, truncate};
+
+    #[test]
+    fn an_unknown_key_is_quoted_after_the_cut_as_json_quote_of_truncate_writes_it() {
+        // Escapes and a surrogate pair on both sides of the cut at 48.
+        for len in [0, 1, 46, 47, 48, 49, 50, 200] {
+            for filler in [
+                &[0x6B][..],
+                &[0x22],
+                &[0x0A],
+                &[0x01],
+                &[0xD83D, 0xDE00],
+                &[0xDC00],
+            ] {
+                let name: Vec<u16> = filler.iter().copied().cycle().take(len).collect();
+                let mut expected = JsString::from("unrecognized key ");
+                expected.push_units(json_quote(truncate(&name, 48).units()).units());
+                assert_eq!(unknown_key_message(&name), expected, "{filler:x?} x {len}");
+            }
+        }
     }
 }

@@ -78,10 +78,35 @@ impl fmt::Debug for JsString {
 /// Appends `units` escaped as the inside of a JSON string literal (§6.4): quotes, backslash and
 /// C0 controls escaped, lone surrogates as `\uXXXX`.
 pub fn push_json_escaped(out: &mut JsString, units: &[u16]) {
-    // The UTF-8 escaping leaves no lone surrogate, so its text is exactly these units escaped.
-    let mut text = String::with_capacity(units.len());
-    push_json_escaped_utf8(&mut text, units);
-    out.push_str(&text);
+    // Runs of units that stand for themselves (every unit but these, and surrogates in pairs) are
+    // copied whole.
+    let mut rest = units;
+    while let Some(at) = rest
+        .iter()
+        .position(|&u| u < 0x20 || u == 0x22 || u == 0x5C || (0xD800..=0xDFFF).contains(&u))
+    {
+        out.push_units(&rest[..at]);
+        let u = rest[at];
+        let mut taken = 1;
+        match u {
+            0x22 | 0x5C => out.push_units(&[0x5C, u]),
+            0x08 => out.push_units(&[0x5C, u16::from(b'b')]),
+            0x09 => out.push_units(&[0x5C, u16::from(b't')]),
+            0x0A => out.push_units(&[0x5C, u16::from(b'n')]),
+            0x0C => out.push_units(&[0x5C, u16::from(b'f')]),
+            0x0D => out.push_units(&[0x5C, u16::from(b'r')]),
+            0xD800..=0xDBFF => match rest.get(at + 1) {
+                Some(&low @ 0xDC00..=0xDFFF) => {
+                    out.push_units(&[u, low]);
+                    taken = 2;
+                }
+                _ => push_unit_escape_wide(out, u),
+            },
+            _ => push_unit_escape_wide(out, u),
+        }
+        rest = &rest[at + taken..];
+    }
+    out.push_units(rest);
 }
 
 /// Appends `units` escaped as the inside of a JSON string literal (§6.4), as UTF-8.
@@ -153,6 +178,14 @@ fn escape_digits(u: u16) -> impl Iterator<Item = char> {
 
 /// Appends a member name escaped for a path (§1.4): controls as `\uXXXX`, `\ . [ ]` preceded by `\`.
 pub fn push_path_name(out: &mut JsString, units: &[u16]) {
+    // Most names need no escape, which a test of every unit without a branch finds at once.
+    if !units
+        .iter()
+        .fold(false, |any, &u| any | needs_path_escape(u))
+    {
+        out.push_units(units);
+        return;
+    }
     // Runs of units that stand for themselves are copied whole.
     let mut rest = units;
     while let Some(at) = rest.iter().position(|&u| needs_path_escape(u)) {
@@ -168,6 +201,7 @@ pub fn push_path_name(out: &mut JsString, units: &[u16]) {
 }
 
 /// Whether a path escapes the unit: a control, or one of `\ . [ ]`.
+#[inline]
 fn needs_path_escape(u: u16) -> bool {
     matches!(u, 0x00..=0x1F | 0x7F | 0x5C | 0x2E | 0x5B | 0x5D)
 }
@@ -208,6 +242,31 @@ mod tests {
             let mut wide = JsString::new();
             push_json_escaped(&mut wide, &units);
             assert_eq!(wide, expected, "{units:x?}");
+        }
+    }
+
+    #[test]
+    fn json_escaping_in_utf16_and_in_utf8_write_the_same_text_for_any_units() {
+        // Units from an alphabet of every kind the escapers tell apart, in random sequences.
+        let alphabet = [
+            0x00, 0x01, 0x08, 0x09, 0x0A, 0x0C, 0x0D, 0x1F, 0x20, 0x22, 0x2F, 0x5C, 0x61, 0x7E,
+            0x7F, 0x80, 0xE9, 0x2028, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xFEFF, 0xFFFF,
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        for _ in 0..20_000 {
+            let mut units = Vec::new();
+            for _ in 0..(state % 12) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                units.push(alphabet[(state % alphabet.len() as u64) as usize]);
+            }
+            state = state.wrapping_add(1);
+            let mut narrow = String::new();
+            push_json_escaped_utf8(&mut narrow, &units);
+            let mut wide = JsString::new();
+            push_json_escaped(&mut wide, &units);
+            assert_eq!(wide, narrow.as_str(), "{units:x?}");
         }
     }
 

@@ -202,6 +202,13 @@ impl Object {
         Some(self.members.remove(at).1)
     }
 
+    /// An empty object with room for `members` members (an output, at most one per field).
+    pub(crate) fn with_capacity(members: usize) -> Object {
+        Object {
+            members: Vec::with_capacity(members),
+        }
+    }
+
     /// Appends the member `name`, which the caller knows is not there yet (an output's declared
     /// names are distinct), without looking for it as [`Object::insert`] does.
     pub(crate) fn push_new(&mut self, name: JsString, value: Json) {

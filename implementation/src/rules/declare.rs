@@ -4,6 +4,7 @@
 use super::input::Input;
 use crate::collector::Collector;
 use crate::issue::Code;
+use crate::js_text::js;
 use crate::path::Path;
 use crate::path_kind::PathReason;
 use crate::rule::BranchRule;
@@ -25,7 +26,7 @@ pub(crate) trait Declared {
 
 impl Declared for BranchRule {
     fn list(&self, names: &mut Vec<String>) {
-        names.push(self.name().to_owned());
+        names.push(self.into_name());
     }
 }
 
@@ -55,8 +56,8 @@ impl Requirements {
                             rule,
                             Code::MissingValue,
                             &Path::ROOT.field(field),
-                            format!("{field} must be a non-empty string"),
-                            format!("a non-empty {field}"),
+                            js![field, " must be a non-empty string"],
+                            js!["a non-empty ", field],
                         );
                     }
                 }
@@ -66,8 +67,8 @@ impl Requirements {
                             rule,
                             Code::MissingValue,
                             &Path::ROOT.field(field),
-                            format!("{field} must be a non-empty array"),
-                            format!("at least one {field} entry"),
+                            js![field, " must be a non-empty array"],
+                            js!["at least one ", field, " entry"],
                         );
                     }
                 }
@@ -122,10 +123,7 @@ pub(crate) struct Malformed {
 impl Malformed {
     /// The rule of one reason.
     pub(crate) fn rule(&self, reason: PathReason) -> BranchRule {
-        BranchRule::member(
-            &format!("{}-malformed", self.prefix),
-            &reason.as_str().replace(' ', "-"),
-        )
+        BranchRule::nested(self.prefix, "malformed", reason.as_str())
     }
 }
 

@@ -6,6 +6,7 @@ use super::input::Input;
 use crate::collector::Collector;
 use crate::issue::Code;
 use crate::js_string::JsString;
+use crate::js_text::js;
 use crate::json::Json;
 use crate::path::Path;
 use crate::path_kind::exact_file;
@@ -123,7 +124,10 @@ fn standalone(item: Input<'_>, mode: Mode, base: &Path<'_>, out: &mut Collector)
                 rule,
                 Code::InvalidValue,
                 &base.field(field),
-                format!("{field} is a generic task field and conflicts with standalone work_item_open items"),
+                js![
+                    field,
+                    " is a generic task field and conflicts with standalone work_item_open items"
+                ],
                 "generic task fields only on execution/runId open or work_checkpoint amendments",
             );
         }
@@ -184,7 +188,7 @@ fn standalone(item: Input<'_>, mode: Mode, base: &Path<'_>, out: &mut Collector)
                     STANDALONE_ITEM_FORBIDS_WRITE_SCOPE,
                     Code::InvalidValue,
                     &base.field("writeScope"),
-                    format!("writeScope is only valid for delegated mode, not {m}"),
+                    js!["writeScope is only valid for delegated mode, not ", m],
                     "no writeScope on standalone implementation/review_only items",
                 );
             }
@@ -196,7 +200,7 @@ fn standalone(item: Input<'_>, mode: Mode, base: &Path<'_>, out: &mut Collector)
                     STANDALONE_ITEM_FORBIDS_PLAN_BINDINGS,
                     Code::InvalidValue,
                     &base.field(binding),
-                    format!("plan bindings are only valid for delegated mode, not {m}"),
+                    js!["plan bindings are only valid for delegated mode, not ", m],
                     "no plan bindings on standalone implementation/review_only items",
                 );
             }
@@ -234,14 +238,14 @@ fn write_scope(item: Input<'_>, base: &Path<'_>, out: &mut Collector) {
                 WRITE_SCOPE_MALFORMED.rule(reason),
                 Code::InvalidValue,
                 &list.index(j),
-                preview_message("path ", entry.units(), 48, &format!(" is malformed ({reason})")),
+                preview_message(&["path "], entry.units(), 48, &[" is malformed (", reason.as_str(), ")"]),
                 "a workspace-relative exact file path without traversal, wildcards, or trailing separators",
             ),
             Ok(normalized) if seen.contains(&normalized) => out.branch(
                 WRITE_SCOPE_UNIQUE,
                 Code::InvalidValue,
                 &list.index(j),
-                preview_message("path ", normalized, 48, " is declared more than once"),
+                preview_message(&["path "], normalized, 48, &[" is declared more than once"]),
                 "unique file paths",
             ),
             Ok(normalized) => seen.push(normalized),
@@ -250,9 +254,19 @@ fn write_scope(item: Input<'_>, base: &Path<'_>, out: &mut Collector) {
 }
 
 /// `<before><truncate(JSON-quote(path), limit)><after>`: the path is quoted first and cut after.
-pub(crate) fn preview_message(before: &str, path: &[u16], limit: usize, after: &str) -> JsString {
-    let mut message = JsString::from(before);
+pub(crate) fn preview_message(
+    before: &[&str],
+    path: &[u16],
+    limit: usize,
+    after: &[&str],
+) -> JsString {
+    let mut message = js![];
+    for piece in before {
+        message.push_str(piece);
+    }
     message.push_units(truncate(json_quote(path).units(), limit).units());
-    message.push_str(after);
+    for piece in after {
+        message.push_str(piece);
+    }
     message
 }

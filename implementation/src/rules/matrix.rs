@@ -6,11 +6,13 @@ use super::input::Input;
 use crate::catalog::{Matrix, Tool};
 use crate::collector::Collector;
 use crate::issue::Code;
+use crate::js_string::JsString;
+use crate::js_text::js;
 use crate::path::Path;
 use crate::rule::BranchRule;
 
 /// The rule of one row of a field matrix.
-fn rule(value: &str) -> BranchRule {
+fn rule(value: &'static str) -> BranchRule {
     BranchRule::member("matrix", value)
 }
 
@@ -39,20 +41,29 @@ pub(super) fn check(tool: Tool, input: Input<'_>, out: &mut Collector) {
         !name.eq_str(selector) && !row.consumes.iter().any(|field| name.eq_str(field))
     });
     // Built at the first refused field: most inputs consume every field they have.
-    let mut expected: Option<String> = None;
+    let mut expected: Option<JsString> = None;
     for name in present {
         let Some(field) = spec.fields.iter().find(|field| field.key == *name) else {
             continue;
         };
         let value = row.value;
-        let message = format!("{} is not consumed by {selector} {value}", field.name);
-        let expected = expected.get_or_insert_with(|| format!("only {}", row.consumes.join(", ")));
+        let message = js![field.name, " is not consumed by ", *selector, " ", value];
+        let expected = expected.get_or_insert_with(|| {
+            let mut text = js!["only "];
+            for (i, consumed) in row.consumes.iter().enumerate() {
+                if i > 0 {
+                    text.push_str(", ");
+                }
+                text.push_str(consumed);
+            }
+            text
+        });
         out.branch(
             rule(value),
             Code::InvalidValue,
             &Path::ROOT.field(field.name),
             message,
-            expected.as_str(),
+            expected.clone(),
         );
     }
 }

@@ -6,6 +6,7 @@ use super::input::Input;
 use super::items::{ItemMode, check_item, preview_message};
 use crate::collector::Collector;
 use crate::issue::Code;
+use crate::js_text::js;
 use crate::json::Json;
 use crate::path::Path;
 use crate::path_kind::{PathRule, directory_subtree, exact_file};
@@ -97,7 +98,7 @@ fn run(input: Input<'_>, out: &mut Collector) {
                     rule,
                     Code::InvalidValue,
                     &Path::ROOT.field(field),
-                    format!("{field} is append-only amendment context and conflicts with execution registration"),
+                    js![field, " is append-only amendment context and conflicts with execution registration"],
                     "runId with amendment context instead of execution",
                 );
             }
@@ -162,15 +163,11 @@ fn check_list(
     let mut seen: Vec<&[u16]> = Vec::new();
     for (j, entry) in boundary.list(name).unwrap_or_default().iter().enumerate() {
         let Json::String(entry) = entry else { continue };
-        let before = format!("boundary.{name} path ");
+        let before = ["boundary.", name, " path "];
         match (list.kind)(entry.units()) {
             Err(reason) => {
-                let message = preview_message(
-                    &before,
-                    entry.units(),
-                    64,
-                    &format!(" is malformed ({reason})"),
-                );
+                let after = [" is malformed (", reason.as_str(), ")"];
+                let message = preview_message(&before, entry.units(), 64, &after);
                 out.branch(
                     list.malformed.rule(reason),
                     Code::InvalidValue,
@@ -182,7 +179,7 @@ fn check_list(
             }
             Ok(normalized) if seen.contains(&normalized) => {
                 let message =
-                    preview_message(&before, normalized, 64, " is declared more than once");
+                    preview_message(&before, normalized, 64, &[" is declared more than once"]);
                 out.branch(
                     list.unique(),
                     Code::InvalidValue,
