@@ -253,8 +253,31 @@ mod tests {
             .collect()
     }
 
+    fn u(s: &str) -> Vec<u16> {
+        s.encode_utf16().collect()
+    }
+
     fn list(items: &[&str]) -> Payload {
         Payload::List(items.iter().map(|s| s.encode_utf16().collect()).collect())
+    }
+
+    #[test]
+    fn an_anchor_on_an_empty_list_is_refused_with_the_out_of_bounds_text() {
+        // §1.9.5 keeps every anchor within the list by the time it applies, so no call reaches
+        // this; the applier still answers upstream's text instead of reaching before line 1.
+        let anchor = super::super::reference::read(&u("1#ZZ#ZZ")).expect("a reference");
+        let edit = Edit {
+            op: Op::Append,
+            pos: Some(anchor),
+            end: None,
+            anchor_text: u("1#ZZ#ZZ"),
+            payload: list(&["x"]),
+        };
+        let refused = apply(Vec::new(), &[edit]).expect_err("an anchor past the list");
+        assert_eq!(
+            String::from_utf16_lossy(&refused),
+            "Line number 1 out of bounds (file has 0 lines)"
+        );
     }
 
     #[test]
