@@ -111,48 +111,109 @@ pub fn push_json_escaped(out: &mut JsString, units: &[u16]) {
 
 /// Appends `units` escaped as the inside of a JSON string literal (§6.4), as UTF-8.
 pub fn push_json_escaped_utf8(out: &mut String, units: &[u16]) {
-    let mut i = 0;
-    while i < units.len() {
-        // A run of printable ASCII other than `"` and `\` is copied as it is.
-        let run = units[i..]
-            .iter()
-            .take_while(|&&u| (0x20..0x7F).contains(&u) && u != 0x22 && u != 0x5C)
-            .count();
-        push_ascii(out, &units[i..i + run]);
-        i += run;
-        let Some(&u) = units.get(i) else { break };
+    let mut block = Utf8Block::new(out);
+    let mut rest = units;
+    loop {
+        // A run of printable ASCII other than `"` and `\` (most text) is copied as it is, found
+        // eight units at a time while they all are.
+        let mut run = 0;
+        while let Some(eight) = rest[run..].first_chunk::<8>()
+            && eight.iter().fold(true, |plain, &u| plain & is_plain(u))
+        {
+            run += 8;
+        }
+        run += rest[run..].iter().take_while(|&&u| is_plain(u)).count();
+        block.ascii(&rest[..run]);
+        rest = &rest[run..];
+        let Some(&u) = rest.first() else { break };
+        let mut taken = 1;
         match u {
-            0x22 => out.push_str("\\\""),
-            0x5C => out.push_str("\\\\"),
-            0x08 => out.push_str("\\b"),
-            0x09 => out.push_str("\\t"),
-            0x0A => out.push_str("\\n"),
-            0x0C => out.push_str("\\f"),
-            0x0D => out.push_str("\\r"),
-            0x00..=0x1F => push_unit_escape(out, u),
-            0xD800..=0xDBFF => match units.get(i + 1) {
+            0x22 => block.text("\\\""),
+            0x5C => block.text("\\\\"),
+            0x08 => block.text("\\b"),
+            0x09 => block.text("\\t"),
+            0x0A => block.text("\\n"),
+            0x0C => block.text("\\f"),
+            0x0D => block.text("\\r"),
+            0xD800..=0xDBFF => match rest.get(1) {
                 Some(&low @ 0xDC00..=0xDFFF) => {
                     let c = 0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
-                    out.push(char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER));
-                    i += 1;
+                    block.char(char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER));
+                    taken = 2;
                 }
-                _ => push_unit_escape(out, u),
+                _ => block.unit_escape(u),
             },
-            0xDC00..=0xDFFF => push_unit_escape(out, u),
-            _ => out.push(char::from_u32(u32::from(u)).unwrap_or(char::REPLACEMENT_CHARACTER)),
+            0x00..=0x1F | 0xDC00..=0xDFFF => block.unit_escape(u),
+            _ => block.char(char::from_u32(u32::from(u)).unwrap_or(char::REPLACEMENT_CHARACTER)),
         }
-        i += 1;
+        rest = &rest[taken..];
     }
+    block.flush();
 }
 
-/// Appends units known to be ASCII, a block at a time rather than a character at a time.
-fn push_ascii(out: &mut String, units: &[u16]) {
-    let mut block = [0u8; 128];
-    for chunk in units.chunks(block.len()) {
-        for (byte, &unit) in block.iter_mut().zip(chunk) {
-            *byte = unit as u8;
+/// Whether JSON writes the unit as the ASCII character it is: printable, and neither `"` nor `\`.
+#[inline]
+fn is_plain(u: u16) -> bool {
+    (0x20..0x7F).contains(&u) && u != 0x22 && u != 0x5C
+}
+
+/// UTF-8 text gathered on the stack and appended to a `String` a block at a time: a `String`
+/// takes bytes only as checked UTF-8, and checking a block costs far less than a call per run.
+struct Utf8Block<'a> {
+    out: &'a mut String,
+    bytes: [u8; 256],
+    len: usize,
+}
+
+impl<'a> Utf8Block<'a> {
+    fn new(out: &'a mut String) -> Self {
+        Utf8Block {
+            out,
+            bytes: [0; 256],
+            len: 0,
         }
-        out.push_str(std::str::from_utf8(&block[..chunk.len()]).unwrap_or_default());
+    }
+
+    /// Makes room for `n` more bytes (at most the block's size).
+    #[inline]
+    fn room(&mut self, n: usize) -> &mut [u8] {
+        if self.len + n > self.bytes.len() {
+            self.flush();
+        }
+        let at = self.len;
+        self.len += n;
+        &mut self.bytes[at..at + n]
+    }
+
+    /// Units known to be ASCII, any number of them.
+    fn ascii(&mut self, units: &[u16]) {
+        for chunk in units.chunks(self.bytes.len()) {
+            for (byte, &unit) in self.room(chunk.len()).iter_mut().zip(chunk) {
+                *byte = unit as u8;
+            }
+        }
+    }
+
+    fn text(&mut self, text: &str) {
+        self.room(text.len()).copy_from_slice(text.as_bytes());
+    }
+
+    fn char(&mut self, c: char) {
+        c.encode_utf8(self.room(c.len_utf8()));
+    }
+
+    /// `\uXXXX` in lowercase hex, as §6.4 writes controls and lone surrogates.
+    fn unit_escape(&mut self, u: u16) {
+        for (byte, c) in self.room(6).iter_mut().zip(escape_digits(u)) {
+            *byte = c as u8;
+        }
+    }
+
+    /// Appends the bytes gathered so far: whole characters only, so always UTF-8.
+    fn flush(&mut self) {
+        self.out
+            .push_str(std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default());
+        self.len = 0;
     }
 }
 
@@ -161,11 +222,6 @@ fn push_unit_escape_wide(out: &mut JsString, u: u16) {
     for c in escape_digits(u) {
         out.push(c);
     }
-}
-
-/// `\uXXXX` in lowercase hex, as §6.4 writes controls and lone surrogates.
-fn push_unit_escape(out: &mut String, u: u16) {
-    out.extend(escape_digits(u));
 }
 
 /// The six characters of `\uXXXX` for `u`.
@@ -255,11 +311,22 @@ mod tests {
         let mut state = 0x9E37_79B9_7F4A_7C15_u64;
         for _ in 0..20_000 {
             let mut units = Vec::new();
-            for _ in 0..(state % 12) {
+            // Mostly short, and one in ten longer than the UTF-8 escaper's 256-byte block.
+            let len = if state % 10 == 0 {
+                250 + state % 400
+            } else {
+                state % 12
+            };
+            for _ in 0..len {
                 state ^= state << 13;
                 state ^= state >> 7;
                 state ^= state << 17;
-                units.push(alphabet[(state % alphabet.len() as u64) as usize]);
+                // Three in four plain letters, so that runs of eight plain units come up too.
+                units.push(if state % 4 == 0 {
+                    alphabet[(state / 4 % alphabet.len() as u64) as usize]
+                } else {
+                    0x61 + (state / 4 % 26) as u16
+                });
             }
             state = state.wrapping_add(1);
             let mut narrow = String::new();
