@@ -160,21 +160,28 @@ impl ToPeer<'_> {
             seq: seq.clone(),
             reason,
         };
+        // The tool and the type are found without a copy of their text: this runs per line.
         let tool = |seq: &Seq| {
-            let name = message
-                .get("tool")
-                .and_then(Json::as_string)
-                .map(JsString::to_string_lossy)
-                .unwrap_or_default();
-            name.parse::<Tool>()
-                .map_err(|unknown| refused(seq, unknown.to_string()))
+            let name = message.get("tool").and_then(Json::as_string);
+            match name.and_then(|name| Tool::ALL.into_iter().find(|t| name.eq_str(t.id()))) {
+                Some(tool) => Ok(tool),
+                None => {
+                    let name = name.map(JsString::to_string_lossy).unwrap_or_default();
+                    name.parse::<Tool>()
+                        .map_err(|unknown| refused(seq, unknown.to_string()))
+                }
+            }
         };
         let input = |seq: &Seq, kind: &str| {
             input
                 .map(Cow::Owned)
                 .ok_or_else(|| refused(seq, format!("the {kind} has no input")))
         };
-        match message_type(&message).as_str() {
+        let kind = message.get("type").and_then(Json::as_string);
+        let kind = ["hello", "check", "exec", "anchors", "end", "bye"]
+            .into_iter()
+            .find(|k| kind.is_some_and(|kind| kind.eq_str(k)));
+        match kind.unwrap_or_default() {
             "hello" => Ok(ToPeer::Hello),
             "check" => Ok(ToPeer::Check {
                 tool: tool(&seq)?,
@@ -197,7 +204,7 @@ impl ToPeer<'_> {
             },
             "end" => Ok(ToPeer::End { session: session() }),
             "bye" => Ok(ToPeer::Bye),
-            other => Err(Unreadable::UnknownType(other.to_owned())),
+            _ => Err(Unreadable::UnknownType(message_type(&message))),
         }
     }
 }
