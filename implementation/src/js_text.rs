@@ -16,11 +16,26 @@ pub trait Piece {
 pub const MESSAGE_ROOM: usize = 96;
 
 /// A message made of pieces, in order: `js!["Too big: expected ", noun, " to be <=", max]`.
+///
+/// A string literal piece is converted to UTF-16 at compile time (it must be ASCII) and copied as
+/// it is; any other piece is a [`Piece`] written when the message is built.
 macro_rules! js {
-    ($($piece:expr),* $(,)?) => {{
+    (@push $text:ident;) => {};
+    (@push $text:ident; $piece:literal $(, $($rest:tt)*)?) => {
+        $text.push_units({
+            const UNITS: [u16; $piece.len()] = $crate::js_text::ascii_units($piece);
+            &UNITS
+        });
+        $crate::js_text::js!(@push $text; $($($rest)*)?)
+    };
+    (@push $text:ident; $piece:expr $(, $($rest:tt)*)?) => {
+        $crate::js_text::Piece::push_onto($piece, &mut $text);
+        $crate::js_text::js!(@push $text; $($($rest)*)?)
+    };
+    ($($pieces:tt)*) => {{
         #[allow(unused_mut)]
         let mut text = $crate::js_string::JsString::with_capacity($crate::js_text::MESSAGE_ROOM);
-        $( $crate::js_text::Piece::push_onto($piece, &mut text); )*
+        $crate::js_text::js!(@push text; $($pieces)*);
         text
     }};
 }
@@ -124,13 +139,14 @@ mod tests {
     fn pieces_are_written_in_order_as_format_would_write_them() {
         let name = JsString::from("é😀");
         let units: &[u16] = &[0xd800, 0x41];
+        let (space, seven, zero) = (' ', 7u32, 0usize);
         let text = js![
             "a ",
             &name,
-            ' ',
-            7u32,
+            space,
+            seven,
             "/",
-            0usize,
+            zero,
             units,
             &String::from("z")
         ];

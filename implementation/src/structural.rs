@@ -143,7 +143,7 @@ pub(crate) fn check(
                 } else {
                     Check::Literal
                 };
-                let quoted = js!['"', *literal, '"'];
+                let quoted = js!["\"", *literal, "\""];
                 out.structural(
                     check,
                     Code::InvalidValue,
