@@ -287,7 +287,10 @@ mod tests {
         // A unit above ASCII is never cut to a byte: U+0141 is not "A" (0x41), and two of them
         // are not "AA" (units that cancel out when combined by anything but `|`).
         assert_eq!(JsString::from_units([0x141]).to_string_lossy(), "Ł");
-        assert_eq!(JsString::from_units([0x141, 0x141]).to_str().as_deref(), Some("ŁŁ"));
+        assert_eq!(
+            JsString::from_units([0x141, 0x141]).to_str().as_deref(),
+            Some("ŁŁ")
+        );
         let lone = JsString::from_units([0x61, 0xdc00]);
         assert_eq!(lone.to_str(), None);
         assert_eq!(lone.to_string_lossy(), "a\u{fffd}");

@@ -5,6 +5,7 @@
 //! reference must too; a derived `Clone`, `PartialEq` or drop would recurse once per level and
 //! overflow the stack long before the input's size ran out.
 
+use std::cell::Cell;
 use std::fmt;
 use std::mem;
 use std::slice;
@@ -239,16 +240,55 @@ impl fmt::Debug for Json {
     }
 }
 
-/// Drops nested values from a stack of their own, not one call per level.
+/// Drops a value's children in calls one level deeper each, as far as [`DROP_DEPTH`] levels, and
+/// what nests deeper from a stack of its own, not one call per level.
+///
+/// Almost every value (a tool's input, an output) is a few levels deep and drops by calls alone,
+/// each child looked at once; only a value deeper than that pays for the stack.
 impl Drop for Json {
     fn drop(&mut self) {
+        // Leaves and empty containers have nothing to drop first.
+        let filled = match self {
+            Json::Array(items) => !items.is_empty(),
+            Json::Object(object) => !object.members.is_empty(),
+            Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_) => false,
+        };
+        if !filled {
+            return;
+        }
+        let depth = DROPPING.get();
+        if depth < DROP_DEPTH {
+            DROPPING.set(depth + 1);
+            drop_children(self);
+            DROPPING.set(depth);
+            return;
+        }
         let mut nested = Vec::new();
         take_nested(self, &mut nested);
         while let Some(mut value) = nested.pop() {
-            // Emptied of its nested containers, `value` then drops in a call or two.
             take_nested(&mut value, &mut nested);
+            // What is left in `value` holds nothing nested, so it drops here in a call or two.
+            drop_children(&mut value);
         }
     }
+}
+
+/// Drops the elements or members of a container here, leaving it empty.
+fn drop_children(value: &mut Json) {
+    match value {
+        Json::Array(items) => drop(mem::take(items)),
+        Json::Object(object) => drop(mem::take(&mut object.members)),
+        Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_) => {}
+    }
+}
+
+/// How many levels of drops may run inside one another on a thread before the rest of a value is
+/// taken apart from a stack: a few kilobytes of the thread's stack.
+const DROP_DEPTH: u32 = 64;
+
+thread_local! {
+    /// How many drops of containers run inside one another on this thread.
+    static DROPPING: Cell<u32> = const { Cell::new(0) };
 }
 
 /// Moves out of a container every element or member that holds a non-empty container, leaving
