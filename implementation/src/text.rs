@@ -337,6 +337,27 @@ mod tests {
         }
     }
 
+    #[test]
+    fn json_escaping_in_utf8_is_whole_across_the_edges_of_its_block() {
+        // Texts that fill the UTF-8 escaper's 256-byte block exactly, or nearly, before a piece
+        // of one byte, an escape, a character of several bytes, or a run longer than the block.
+        let mut texts = Vec::new();
+        for before in 250..=260 {
+            for after in ["b", "\"b\"", "b\"", "é", "\u{1}", "😀b", &"c".repeat(300)] {
+                texts.push(format!("{}{after}", "a".repeat(before)));
+                texts.push(format!("\"{}{after}", "a".repeat(before)));
+            }
+        }
+        for text in texts {
+            let units: Vec<u16> = text.encode_utf16().collect();
+            let mut narrow = String::new();
+            push_json_escaped_utf8(&mut narrow, &units);
+            let mut wide = JsString::new();
+            push_json_escaped(&mut wide, &units);
+            assert_eq!(wide, narrow.as_str(), "{text:?}");
+        }
+    }
+
     fn js(s: &str) -> Vec<u16> {
         s.encode_utf16().collect()
     }
