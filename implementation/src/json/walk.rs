@@ -437,6 +437,20 @@ mod tests {
     }
 
     #[test]
+    fn a_value_of_only_objects_or_only_arrays_nested_deep_drops_on_a_small_stack() {
+        // Each kind of container on its own must keep the drop's calls bounded.
+        on_small_stack(|| {
+            const LEVELS: usize = 200_000;
+            for (open, close) in [(r#"{"a":"#, "}"), ("[", "]")] {
+                let text = format!("{}1{}", open.repeat(LEVELS), close.repeat(LEVELS));
+                let value = Json::parse(&text).expect("read");
+                assert_eq!(depth_of(&value), LEVELS);
+                drop(value);
+            }
+        });
+    }
+
+    #[test]
     fn a_pretty_deep_value_reads_back_as_itself() {
         // Pretty text grows with the square of the depth, so a few thousand levels do.
         on_small_stack(|| {
