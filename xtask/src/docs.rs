@@ -32,10 +32,9 @@ pub enum Change {
     Stale(String),
 }
 
-/// Every generated file of the catalog `specs` (one per tool, in document order) and the
-/// documented vectors.
-pub fn outputs(specs: &[&ToolSpec], vectors: &[Vector]) -> Vec<Output> {
-    let examples: Vec<Example<'_>> = vectors
+/// The documented examples: the vectors marked `doc`, in order.
+pub fn examples(vectors: &[Vector]) -> Vec<Example<'_>> {
+    vectors
         .iter()
         .filter(|v| v.doc)
         .map(|v| Example {
@@ -43,7 +42,13 @@ pub fn outputs(specs: &[&ToolSpec], vectors: &[Vector]) -> Vec<Output> {
             id: &v.id,
             input: &v.input,
         })
-        .collect();
+        .collect()
+}
+
+/// Every generated file of the catalog `specs` (one per tool, in document order) and the
+/// documented vectors.
+pub fn outputs(specs: &[&ToolSpec], vectors: &[Vector]) -> Vec<Output> {
+    let examples = examples(vectors);
     let mut outputs = vec![Output {
         path: PathBuf::from(vvoc_reference::catalog::REFERENCE_PATH),
         content: render_catalog(specs, &examples),

@@ -5,9 +5,10 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use vvoc_harness::vectors::{Vector, load};
-use vvoc_reference::catalog::{Field, Node, Tool, ToolSpec};
+use vvoc_reference::catalog::{Field, Node, REFERENCE_PATH, Tool, ToolSpec};
+use vvoc_reference::document::render;
 use vvoc_reference::{Json, Verdict};
-use xtask::docs::{Change, generate, generate_outputs, outputs};
+use xtask::docs::{Change, examples, generate, generate_outputs, outputs};
 use xtask::workspace_root;
 
 const UPSTREAM_DOCUMENT: &str =
@@ -87,6 +88,13 @@ fn the_document_body_is_byte_identical_to_the_published_one() {
     // The generator notice and the reference path name this project; every other line, the
     // size line with its 8794 description bytes included, is 1.6.0's.
     assert_eq!(differing, [3, 7]);
+}
+
+#[test]
+fn the_librarys_render_of_its_own_catalog_is_the_generated_document() {
+    let generated = std::fs::read_to_string(workspace_root().join(REFERENCE_PATH))
+        .expect("the generated document");
+    similar_asserts::assert_eq!(generated: generated, rendered: render(&examples(vectors())));
 }
 
 #[test]
