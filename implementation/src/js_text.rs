@@ -22,10 +22,7 @@ pub const MESSAGE_ROOM: usize = 96;
 macro_rules! js {
     (@push $text:ident;) => {};
     (@push $text:ident; $piece:literal $(, $($rest:tt)*)?) => {
-        $text.push_units({
-            const UNITS: [u16; $piece.len()] = $crate::js_text::ascii_units($piece);
-            &UNITS
-        });
+        $text.push_units($crate::js_text::js_static!($piece).units());
         $crate::js_text::js!(@push $text; $($($rest)*)?)
     };
     (@push $text:ident; $piece:expr $(, $($rest:tt)*)?) => {
