@@ -109,6 +109,19 @@ impl Piece for i64 {
     }
 }
 
+/// Appends `items` in order, each between `quote`s and `separator` between two: `"a"|"b"` or
+/// `a, b`.
+pub fn push_joined(text: &mut JsString, items: &[&str], separator: &str, quote: &str) {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            text.push_str(separator);
+        }
+        text.push_str(quote);
+        text.push_str(item);
+        text.push_str(quote);
+    }
+}
+
 /// Appends `n` in decimal, after a minus sign when `negative`.
 fn push_decimal(text: &mut JsString, negative: bool, mut n: u64) {
     // u64::MAX has 20 digits.
@@ -166,6 +179,19 @@ mod tests {
             assert_eq!(js![n].to_string(), n.to_string(), "{n}");
         }
         assert_eq!(js![usize::MAX].to_string(), usize::MAX.to_string());
+    }
+
+    #[test]
+    fn joined_items_are_quoted_and_separated_only_between_two() {
+        let mut text = js!["one of "];
+        push_joined(&mut text, &["a", "b", "c"], "|", "\"");
+        assert_eq!(text, JsString::from("one of \"a\"|\"b\"|\"c\""));
+        let mut plain = JsString::new();
+        push_joined(&mut plain, &["x"], ", ", "");
+        assert_eq!(plain, JsString::from("x"));
+        let mut none = JsString::new();
+        push_joined(&mut none, &[], ", ", "\"");
+        assert_eq!(none, JsString::new());
     }
 
     #[test]

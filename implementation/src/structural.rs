@@ -7,7 +7,7 @@ use crate::catalog::{Count, Field, Limit, MAX_SAFE_INTEGER, Node, Range, StringK
 use crate::collector::Collector;
 use crate::issue::Code;
 use crate::js_string::JsString;
-use crate::js_text::{MESSAGE_ROOM, js, js_static};
+use crate::js_text::{MESSAGE_ROOM, js, js_static, push_joined};
 use crate::json::{Json, Object};
 use crate::path::Path;
 use crate::rule::Check;
@@ -113,14 +113,7 @@ pub(crate) fn check(
                 };
                 // The values quoted and joined: `"a"|"b"` in the message, `"a" | "b"` expected.
                 let joined = |mut text: JsString, separator: &str| {
-                    for (i, v) in values.iter().enumerate() {
-                        if i > 0 {
-                            text.push_str(separator);
-                        }
-                        text.push('"');
-                        text.push_str(v);
-                        text.push('"');
-                    }
+                    push_joined(&mut text, values, separator, "\"");
                     text
                 };
                 out.structural(

@@ -89,12 +89,7 @@ pub fn push_json_escaped(out: &mut JsString, units: &[u16]) {
         let u = rest[at];
         let mut taken = 1;
         match u {
-            0x22 | 0x5C => out.push_units(&[0x5C, u]),
-            0x08 => out.push_units(&[0x5C, u16::from(b'b')]),
-            0x09 => out.push_units(&[0x5C, u16::from(b't')]),
-            0x0A => out.push_units(&[0x5C, u16::from(b'n')]),
-            0x0C => out.push_units(&[0x5C, u16::from(b'f')]),
-            0x0D => out.push_units(&[0x5C, u16::from(b'r')]),
+            _ if let Some(letter) = short_escape(u) => out.push_units(&[0x5C, u16::from(letter)]),
             0xD800..=0xDBFF => match rest.get(at + 1) {
                 Some(&low @ 0xDC00..=0xDFFF) => {
                     out.push_units(&[u, low]);
@@ -128,13 +123,7 @@ pub fn push_json_escaped_utf8(out: &mut String, units: &[u16]) {
         let Some(&u) = rest.first() else { break };
         let mut taken = 1;
         match u {
-            0x22 => block.text("\\\""),
-            0x5C => block.text("\\\\"),
-            0x08 => block.text("\\b"),
-            0x09 => block.text("\\t"),
-            0x0A => block.text("\\n"),
-            0x0C => block.text("\\f"),
-            0x0D => block.text("\\r"),
+            _ if let Some(letter) = short_escape(u) => block.text(&[b'\\', letter]),
             0xD800..=0xDBFF => match rest.get(1) {
                 Some(&low @ 0xDC00..=0xDFFF) => {
                     let c = 0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
@@ -149,6 +138,21 @@ pub fn push_json_escaped_utf8(out: &mut String, units: &[u16]) {
         rest = &rest[taken..];
     }
     block.flush();
+}
+
+/// The letter JSON writes after `\` for a unit with a two-character escape (§6.4): `"`, `\`, and
+/// the controls `\b \t \n \f \r`; every other control is written `\uXXXX`.
+fn short_escape(u: u16) -> Option<u8> {
+    match u {
+        0x22 => Some(b'"'),
+        0x5C => Some(b'\\'),
+        0x08 => Some(b'b'),
+        0x09 => Some(b't'),
+        0x0A => Some(b'n'),
+        0x0C => Some(b'f'),
+        0x0D => Some(b'r'),
+        _ => None,
+    }
 }
 
 /// Whether JSON writes the unit as the ASCII character it is: printable, and neither `"` nor `\`.
@@ -194,8 +198,9 @@ impl<'a> Utf8Block<'a> {
         }
     }
 
-    fn text(&mut self, text: &str) {
-        self.room(text.len()).copy_from_slice(text.as_bytes());
+    /// Bytes known to be ASCII.
+    fn text(&mut self, bytes: &[u8]) {
+        self.room(bytes.len()).copy_from_slice(bytes);
     }
 
     fn char(&mut self, c: char) {

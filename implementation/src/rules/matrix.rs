@@ -7,7 +7,7 @@ use crate::catalog::{Matrix, Tool};
 use crate::collector::Collector;
 use crate::issue::Code;
 use crate::js_string::JsString;
-use crate::js_text::js;
+use crate::js_text::{js, push_joined};
 use crate::path::Path;
 use crate::rule::BranchRule;
 
@@ -50,12 +50,7 @@ pub(super) fn check(tool: Tool, input: Input<'_>, out: &mut Collector) {
         let message = js![field.name, " is not consumed by ", *selector, " ", value];
         let expected = expected.get_or_insert_with(|| {
             let mut text = js!["only "];
-            for (i, consumed) in row.consumes.iter().enumerate() {
-                if i > 0 {
-                    text.push_str(", ");
-                }
-                text.push_str(consumed);
-            }
+            push_joined(&mut text, row.consumes, ", ", "");
             text
         });
         out.branch(
