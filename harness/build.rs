@@ -10,7 +10,7 @@ use std::error::Error;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-#[path = "src/digest.rs"]
+#[path = "src/load/digest.rs"]
 mod digest;
 
 fn main() -> Result<(), Box<dyn Error>> {

@@ -8,10 +8,10 @@ use std::time::{Duration, Instant};
 
 use vvoc_reference::validate_json;
 
-use crate::peer_process::PeerCommand;
-use crate::protocol::Seq;
-use crate::protocol_runner::ToPeer;
-use crate::vectors::Vector;
+use crate::load::vector::Vector;
+use crate::peer::process::PeerCommand;
+use crate::protocol::runner::ToPeer;
+use crate::protocol::wire::Seq;
 
 /// How many checks took how long.
 #[derive(Clone, Copy, Debug)]

@@ -47,7 +47,7 @@ impl serde::Serialize for Level {
 
 impl<'de> serde::Deserialize<'de> for Level {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Level, D::Error> {
-        crate::json_ser::by_name(deserializer, &Level::ALL, Level::as_str)
+        crate::json::ser::by_name(deserializer, &Level::ALL, Level::as_str)
     }
 }
 

@@ -1,51 +1,32 @@
 //! The vvoc conformance harness: loads the contract vectors, runs them against the in-process
 //! reference or a peer process, compares at a chosen level, and reports.
+//!
+//! The rooms, each depending only on those listed before it: `json` (the contract's JSON model
+//! for serde), `compare` and `outcome` (levels and outcomes), `scenario` (what a scenario is and
+//! how one plays), `load` (the suite's files), `protocol` (the JSON Lines messages), `peer`
+//! (peer processes and sessions), `run` (a whole run and its summary), `report` (the files a run
+//! writes), `fuzz`, and the commands `serve` (`conform peer`) and `bench`.
 
 pub mod bench;
-pub mod builtin;
-pub mod child;
 pub mod compare;
-pub mod conformance;
-pub mod digest;
 pub mod fuzz;
-pub mod integrity;
-pub mod json_ser;
-pub mod junit;
-pub mod known;
-pub mod lint;
+pub mod json;
+pub mod load;
 pub mod meta_schema;
 pub mod outcome;
+pub mod panic;
 pub mod parallel;
 pub mod peer;
-pub mod peer_process;
-pub mod peer_run;
-pub mod peer_session;
 pub mod protocol;
-pub mod protocol_hello;
-pub mod protocol_result;
-pub mod protocol_runner;
 pub mod report;
 pub mod run;
-pub mod run_all;
-pub mod scenario_compare;
-pub mod scenario_load;
-pub mod scenario_paths;
-pub mod scenario_peer;
-pub mod scenario_records;
-pub mod scenario_report;
-pub mod scenario_run;
-pub mod scenarios;
-pub mod scratch;
-pub mod serde_bridge;
+pub mod scenario;
 pub mod serve;
-pub mod sources;
-pub mod suite;
-pub mod tree;
-pub mod vectors;
 
 pub use compare::Level;
+pub use load::error::LoadError;
+pub use load::vector::Vector;
 pub use outcome::{Answer, Outcome};
-pub use vectors::{LoadError, Vector};
 
 use std::path::PathBuf;
 

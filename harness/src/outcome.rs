@@ -105,7 +105,7 @@ impl Serialize for Outcome {
 
 impl<'de> Deserialize<'de> for Outcome {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Outcome, D::Error> {
-        crate::json_ser::by_name(deserializer, &Outcome::ALL, Outcome::as_str)
+        crate::json::ser::by_name(deserializer, &Outcome::ALL, Outcome::as_str)
     }
 }
 

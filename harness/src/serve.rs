@@ -8,11 +8,11 @@ use std::sync::mpsc;
 use vvoc_reference::exec::{self, Session};
 use vvoc_reference::{JsString, Json, Tool, validate_json};
 
-use crate::protocol::Seq;
-use crate::protocol_hello::Implementation;
-use crate::protocol_result::{CheckAnswer, PeerResult, StepAnswer};
-use crate::protocol_runner::{ToPeer, Unreadable};
-use crate::scenarios::Reply;
+use crate::protocol::hello::Implementation;
+use crate::protocol::result::{CheckAnswer, PeerResult, StepAnswer};
+use crate::protocol::runner::{ToPeer, Unreadable};
+use crate::protocol::wire::Seq;
+use crate::scenario::model::Reply;
 
 /// The size of the input and output buffers: a few hundred messages.
 const BUFFER: usize = 1 << 16;

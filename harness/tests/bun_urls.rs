@@ -168,7 +168,8 @@ fn runs(bun: &Path) -> bool {
 /// on it when the rest is valid; upstream's answer is that of the URL alone), then the generated
 /// cases, each once, in that order.
 fn every_url() -> Vec<JsString> {
-    let vectors = vvoc_harness::vectors::load(&[default_vectors_dir()]).expect("the vectors load");
+    let vectors = vvoc_harness::load::suite::load_vectors(&[default_vectors_dir()])
+        .expect("the vectors load");
     let from_vectors = vectors
         .iter()
         .filter(|v| v.tool == Tool::WebFetch)

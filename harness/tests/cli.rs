@@ -156,7 +156,7 @@ fn list_prints_full_names_and_lint_names_a_bad_file() {
         dir.to_str().expect("a UTF-8 path"),
     ]);
     assert_eq!(output.status.code(), Some(0));
-    let expected: Vec<String> = vvoc_harness::suite::load_suite(&[dir])
+    let expected: Vec<String> = vvoc_harness::load::suite::load_suite(&[dir])
         .expect("the vectors load")
         .names;
     let listed: Vec<String> = stdout(&output).lines().map(str::to_owned).collect();

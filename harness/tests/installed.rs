@@ -5,10 +5,11 @@ use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::OnceLock;
 
-use vvoc_harness::digest::set_digest;
-use vvoc_harness::sources::{Source, sources};
-use vvoc_harness::suite::{Suite, load_suite};
-use vvoc_harness::{builtin, default_vectors_dir};
+use vvoc_harness::default_vectors_dir;
+use vvoc_harness::load::builtin;
+use vvoc_harness::load::digest::set_digest;
+use vvoc_harness::load::sources::{Source, sources};
+use vvoc_harness::load::suite::{Suite, load_suite};
 
 mod common;
 

@@ -3,11 +3,12 @@
 use std::sync::OnceLock;
 
 use vvoc_harness::default_vectors_dir;
-use vvoc_harness::integrity::{
+use vvoc_harness::load::integrity::{
     defaults_are_observed, schemas_are_closed, tools_have_doc_examples,
     vocabulary_fields_are_refused, vocabulary_values_are_documented,
 };
-use vvoc_harness::vectors::{Vector, load};
+use vvoc_harness::load::suite::load_vectors;
+use vvoc_harness::load::vector::Vector;
 use vvoc_reference::catalog::{Field, Node, Scalar, Tool, ToolSpec};
 use vvoc_reference::schema::published_schema;
 use vvoc_reference::{Json, Verdict};
@@ -15,7 +16,7 @@ use vvoc_reference::{Json, Verdict};
 /// The repository's vectors, loaded once for every test of this file.
 fn vectors() -> &'static [Vector] {
     static VECTORS: OnceLock<Vec<Vector>> = OnceLock::new();
-    VECTORS.get_or_init(|| load(&[default_vectors_dir()]).expect("the vectors load"))
+    VECTORS.get_or_init(|| load_vectors(&[default_vectors_dir()]).expect("the vectors load"))
 }
 
 fn specs() -> Vec<ToolSpec> {

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
 use vvoc_harness::default_vectors_dir;
-use vvoc_harness::vectors::load;
+use vvoc_harness::load::suite::load_vectors;
 use vvoc_reference::inventory::inventory;
 use vvoc_reference::{RuleId, validate_traced};
 
@@ -13,7 +13,7 @@ use vvoc_reference::{RuleId, validate_traced};
 fn rules_by_vector() -> &'static BTreeMap<String, Vec<RuleId>> {
     static RULES: OnceLock<BTreeMap<String, Vec<RuleId>>> = OnceLock::new();
     RULES.get_or_init(|| {
-        let vectors = load(&[default_vectors_dir()]).expect("the vectors load");
+        let vectors = load_vectors(&[default_vectors_dir()]).expect("the vectors load");
         vectors
             .iter()
             .filter(|v| !v.expected.is_accept())

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use vvoc_harness::vectors::load;
+use vvoc_harness::load::suite::load_vectors;
 
 mod common;
 
@@ -10,7 +10,7 @@ use common::files_folder;
 
 fn load_error(files: &[(&str, &str)]) -> String {
     let dir = files_folder(files);
-    let error = load(&[dir.path().to_owned()]).expect_err("the folder must be refused");
+    let error = load_vectors(&[dir.path().to_owned()]).expect_err("the folder must be refused");
     // Report the file relative to the folder, so the assertions need no temporary path.
     error
         .to_string()
@@ -29,7 +29,7 @@ fn a_good_folder_loads_in_sorted_path_order() {
         ("a.json", GOOD),
         ("notes.txt", "ignored"),
     ]);
-    let vectors = load(&[dir.path().to_owned()]).expect("a valid folder");
+    let vectors = load_vectors(&[dir.path().to_owned()]).expect("a valid folder");
     let names: Vec<String> = vectors.iter().map(|v| v.name()).collect();
     assert_eq!(names, ["web_search:ok", "web_search:second"]);
     assert_eq!(vectors[1].file, dir.path().join("b/z.json"));
@@ -125,7 +125,7 @@ fn the_same_id_in_two_tools_is_fine() {
     let other = GOOD.replace("web_search", "web_fetch");
     let dir = files_folder(&[("a.json", GOOD), ("b.json", &other)]);
     assert_eq!(
-        load(&[dir.path().to_owned()])
+        load_vectors(&[dir.path().to_owned()])
             .expect("distinct tools")
             .len(),
         2
@@ -162,7 +162,7 @@ fn malformed_issues_are_refused_with_their_position() {
 #[test]
 fn an_empty_or_missing_folder_is_refused() {
     let dir = files_folder(&[("readme.txt", "no vectors here")]);
-    let error = load(&[dir.path().to_owned()])
+    let error = load_vectors(&[dir.path().to_owned()])
         .expect_err("no vector file")
         .to_string();
     assert!(
@@ -170,7 +170,7 @@ fn an_empty_or_missing_folder_is_refused() {
         "{error}"
     );
     let missing: PathBuf = dir.path().join("absent");
-    let error = load(&[missing]).expect_err("no folder").to_string();
+    let error = load_vectors(&[missing]).expect_err("no folder").to_string();
     assert!(
         error.contains("cannot read the folder: no such folder"),
         "{error}"
@@ -181,7 +181,7 @@ fn an_empty_or_missing_folder_is_refused() {
 fn inputs_keep_what_serde_json_cannot_hold() {
     let text = r#"{"tool": "web_search", "vectors": [{"id": "odd", "input": {"query": "\ud800", "count": 1e400, "query": "\udc00"}, "accept": {}}]}"#;
     let dir = files_folder(&[("x.json", text)]);
-    let vectors = load(&[dir.path().to_owned()]).expect("a valid file");
+    let vectors = load_vectors(&[dir.path().to_owned()]).expect("a valid file");
     assert_eq!(
         vectors[0].input.to_compact(),
         r#"{"query":"\udc00","count":1e400}"#

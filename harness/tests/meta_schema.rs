@@ -1,7 +1,7 @@
 //! The project's own files against the shipped JSON Schemas of vector files and mutation rows.
 
 use vvoc_harness::default_vectors_dir;
-use vvoc_harness::lint::{lint_folder, lint_vectors_folder};
+use vvoc_harness::load::lint::{lint_folder, lint_vectors_folder};
 use vvoc_harness::meta_schema::{mutation_rows, vector_file};
 
 #[test]

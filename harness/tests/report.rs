@@ -4,11 +4,13 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 use vvoc_harness::Level;
+use vvoc_harness::load::suite::parse_vector_file;
 use vvoc_harness::outcome::Answer;
-use vvoc_harness::protocol_hello::Implementation;
-use vvoc_harness::report::{json, junit, markdown};
-use vvoc_harness::run::{Record, RunResult};
-use vvoc_harness::vectors::parse_file;
+use vvoc_harness::protocol::hello::Implementation;
+use vvoc_harness::report::build::json;
+use vvoc_harness::report::junit::junit;
+use vvoc_harness::report::markdown::markdown;
+use vvoc_harness::run::result::{Record, RunResult};
 use vvoc_reference::{Json, Verdict, validate_json};
 
 const VECTORS: &str = r#"{"tool": "web_search", "vectors": [
@@ -23,14 +25,14 @@ const VECTORS: &str = r#"{"tool": "web_search", "vectors": [
 ]}"#;
 
 fn fixed_run() -> RunResult {
-    let mut vectors =
-        parse_file(std::path::Path::new("web_search/report.json"), VECTORS).expect("valid vectors");
+    let mut vectors = parse_vector_file(std::path::Path::new("web_search/report.json"), VECTORS)
+        .expect("valid vectors");
     let known: HashSet<String> = ["web_search:known-fail", "web_search:fixed"]
         .iter()
         .map(|s| (*s).to_owned())
         .collect();
     let accept = |v: &vvoc_harness::Vector| Answer::Verdict(validate_json(v.tool, &v.input));
-    let mut fetch = parse_file(
+    let mut fetch = parse_vector_file(
         std::path::Path::new("web_fetch/report.json"),
         r#"{"tool": "web_fetch", "vectors": [{"id": "unsupported", "input": {"url": "https://a.test"}, "accept": {"url": "https://a.test", "format": "markdown", "timeout": 30}}]}"#,
     )
@@ -106,13 +108,13 @@ const SCENARIOS: &str = r#"{"tool": "str_replace_editor", "scenarios": [
 
 /// The fixed run of the vectors, with one scenario per outcome.
 fn fixed_run_with_scenarios() -> RunResult {
-    use vvoc_harness::scenario_records::ScenarioRecord;
-    use vvoc_harness::scenario_run::{Fault, ScenarioAnswer};
-    use vvoc_harness::scenarios::Reply;
-    use vvoc_harness::tree::Entry;
+    use vvoc_harness::scenario::model::Reply;
+    use vvoc_harness::scenario::play::{Fault, ScenarioAnswer};
+    use vvoc_harness::scenario::records::ScenarioRecord;
+    use vvoc_harness::scenario::tree::Entry;
     let mut run = fixed_run();
     run.implementation.scenarios = vec!["str_replace_editor".to_owned()];
-    let suite = vvoc_harness::suite::parse_suite_file(
+    let suite = vvoc_harness::load::suite::parse_suite_file(
         std::path::Path::new("str_replace_editor/exec-report.json"),
         SCENARIOS,
     )
@@ -191,8 +193,8 @@ fn the_junit_report_has_one_case_per_scenario() {
 
 #[test]
 fn the_json_report_reads_back_into_the_types_it_was_written_from() {
-    use vvoc_harness::conformance::Conformance;
-    use vvoc_harness::report::conformance;
+    use vvoc_harness::report::build::conformance;
+    use vvoc_harness::report::conformance::Conformance;
     for run in [fixed_run(), fixed_run_with_scenarios()] {
         let text = json(&run).to_pretty();
         let read = Conformance::read(&text).expect("a conformance report");

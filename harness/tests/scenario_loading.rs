@@ -1,8 +1,8 @@
 //! Bad scenario files are refused with their path, the scenario's index and id, and what is wrong;
 //! nothing in a scenario may reach outside its directory.
 
-use vvoc_harness::suite::load_suite;
-use vvoc_harness::tree::Entry;
+use vvoc_harness::load::suite::load_suite;
+use vvoc_harness::scenario::tree::Entry;
 
 mod common;
 

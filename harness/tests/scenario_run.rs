@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use vvoc_harness::Outcome;
-use vvoc_harness::scenario_compare::{ScenarioLevel, classify, describe, explain, passes, plain};
-use vvoc_harness::scenario_run::{Executor, Fault, ScenarioAnswer, play, play_reference};
-use vvoc_harness::scenarios::{Reply, Scenario};
-use vvoc_harness::scratch::{PATH_LEN, Scratch};
-use vvoc_harness::suite::parse_suite_file;
-use vvoc_harness::tree::Entry;
+use vvoc_harness::load::suite::parse_suite_file;
+use vvoc_harness::scenario::compare::{ScenarioLevel, classify, describe, explain, passes, plain};
+use vvoc_harness::scenario::model::{Reply, Scenario};
+use vvoc_harness::scenario::play::{Executor, Fault, ScenarioAnswer, play, play_reference};
+use vvoc_harness::scenario::scratch::{PATH_LEN, Scratch};
+use vvoc_harness::scenario::tree::Entry;
 use vvoc_reference::{JsString, Json, Tool};
 
 fn scenario(tool: &str, body: &str) -> Scenario {

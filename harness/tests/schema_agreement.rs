@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use vvoc_harness::default_vectors_dir;
-use vvoc_harness::serde_bridge::to_serde;
-use vvoc_harness::vectors::load;
+use vvoc_harness::json::bridge::to_serde;
+use vvoc_harness::load::suite::load_vectors;
 use vvoc_reference::catalog::{Node, Tool};
 use vvoc_reference::schema::published_schema;
 use vvoc_reference::text::trim;
@@ -40,7 +40,8 @@ impl fmt::Display for Class {
 fn schemas_and_validators_disagree_only_where_a_schema_cannot_express_the_contract() {
     // The vectors load while the schemas compile.
     let (vectors, validators) = std::thread::scope(|scope| {
-        let loading = scope.spawn(|| load(&[default_vectors_dir()]).expect("the vectors load"));
+        let loading =
+            scope.spawn(|| load_vectors(&[default_vectors_dir()]).expect("the vectors load"));
         let validators: BTreeMap<Tool, jsonschema::Validator> = Tool::ALL
             .into_iter()
             .map(|tool| {

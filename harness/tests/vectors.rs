@@ -5,12 +5,12 @@
 use std::process::ExitCode;
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use vvoc_harness::scenario_compare::{ScenarioLevel, explain, passes};
-use vvoc_harness::scenario_run::play_reference;
-use vvoc_harness::scenarios::Scenario;
-use vvoc_harness::scratch::default_parent;
-use vvoc_harness::suite::load_suite;
-use vvoc_harness::vectors::Vector;
+use vvoc_harness::load::suite::load_suite;
+use vvoc_harness::load::vector::Vector;
+use vvoc_harness::scenario::compare::{ScenarioLevel, explain, passes};
+use vvoc_harness::scenario::model::Scenario;
+use vvoc_harness::scenario::play::play_reference;
+use vvoc_harness::scenario::scratch::default_parent;
 use vvoc_harness::{Level, compare, default_vectors_dir};
 use vvoc_reference::{Verdict, validate_json};
 
@@ -20,7 +20,7 @@ const KNOWN_FAILURES: &[(&str, &str)] = &[];
 
 fn main() -> ExitCode {
     // An interrupted run removes the scenarios' scratch directories.
-    vvoc_harness::child::kill_children_on_interrupt();
+    vvoc_harness::peer::child::kill_children_on_interrupt();
     let args = Arguments::from_args();
     let suite = match load_suite(&[default_vectors_dir()]) {
         Ok(suite) => suite,
@@ -58,7 +58,7 @@ fn main() -> ExitCode {
         Trial::test(name, move || check_scenario(&scenario, known)).with_kind("scenario")
     }));
     // An interrupt's handler, not the end of the run, ends the program (with 130).
-    vvoc_harness::child::unless_interrupted(libtest_mimic::run(&args, trials).exit_code())
+    vvoc_harness::peer::child::unless_interrupted(libtest_mimic::run(&args, trials).exit_code())
 }
 
 /// Plays one scenario and explains any difference: the step, its input, both texts with a diff,

@@ -8,11 +8,11 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result, bail};
+use vvoc_harness::load::suite::load_vectors;
 use vvoc_harness::outcome::Answer;
-use vvoc_harness::peer::{PeerOptions, Peers};
-use vvoc_harness::peer_process::PeerCommand;
-use vvoc_harness::peer_session::{Next, PeerSession};
-use vvoc_harness::vectors::load;
+use vvoc_harness::peer::options::{PeerOptions, Peers};
+use vvoc_harness::peer::process::PeerCommand;
+use vvoc_harness::peer::session::{Next, PeerSession};
 
 /// What a measurement counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -268,7 +268,7 @@ fn process_per_check(peer: &str, vectors: &Path, sample: usize) -> Result<Measur
     let mut options = PeerOptions::new(PeerCommand::parse(peer).map_err(anyhow::Error::msg)?);
     options.timeout = Duration::from_secs(10);
     let peers = Peers::new(&options).map_err(anyhow::Error::msg)?;
-    let vectors = load(&[PathBuf::from(vectors)])?;
+    let vectors = load_vectors(&[PathBuf::from(vectors)])?;
     let started = Instant::now();
     let mut checks = 0;
     for (index, vector) in vectors.iter().take(sample).enumerate() {

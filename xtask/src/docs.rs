@@ -6,8 +6,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
-use vvoc_harness::vectors::{Vector, load};
-use vvoc_harness::{meta_schema, protocol};
+use vvoc_harness::load::suite::load_vectors;
+use vvoc_harness::load::vector::Vector;
+use vvoc_harness::meta_schema;
+use vvoc_harness::protocol::schemas;
 use vvoc_reference::catalog::{Tool, ToolSpec};
 use vvoc_reference::document::{Example, GENERATOR_COMMAND, render_catalog};
 use vvoc_reference::schema::schema_of;
@@ -73,7 +75,7 @@ pub fn outputs(specs: &[&ToolSpec], vectors: &[Vector]) -> Vec<Output> {
             content: pretty(&schema),
         });
     }
-    for (name, schema) in protocol::schemas() {
+    for (name, schema) in schemas::schemas() {
         let path = PathBuf::from(format!("harness/schemas/protocol/{name}.schema.json"));
         outputs.push(Output {
             path,
@@ -171,7 +173,7 @@ impl fmt::Display for Summary {
 
 /// Generates (or checks) every output of the workspace at `root` from its catalog and vectors.
 pub fn generate(root: &Path, check: bool) -> Result<Summary> {
-    let vectors = load(&[root.join("vectors")])?;
+    let vectors = load_vectors(&[root.join("vectors")])?;
     let specs: Vec<&ToolSpec> = Tool::ALL.iter().map(|t| t.spec()).collect();
     let mut outputs = outputs(&specs, &vectors);
     outputs.push(crate::rules_page::output(root, &vectors)?);

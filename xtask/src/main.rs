@@ -105,7 +105,7 @@ enum MutantsCommand {
 }
 
 fn main() -> ExitCode {
-    vvoc_harness::child::kill_children_on_interrupt();
+    vvoc_harness::peer::child::kill_children_on_interrupt();
     match run(Cli::parse()) {
         Ok(code) => code,
         Err(error) => {

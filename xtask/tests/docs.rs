@@ -4,7 +4,8 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use vvoc_harness::vectors::{Vector, load};
+use vvoc_harness::load::suite::load_vectors;
+use vvoc_harness::load::vector::Vector;
 use vvoc_reference::catalog::{Field, Node, REFERENCE_PATH, Tool, ToolSpec};
 use vvoc_reference::document::render;
 use vvoc_reference::{Json, Verdict};
@@ -17,7 +18,9 @@ const UPSTREAM_DOCUMENT: &str =
 /// The workspace's vectors, loaded once for every test.
 fn vectors() -> &'static [Vector] {
     static VECTORS: OnceLock<Vec<Vector>> = OnceLock::new();
-    VECTORS.get_or_init(|| load(&[workspace_root().join("vectors")]).expect("the vectors load"))
+    VECTORS.get_or_init(|| {
+        load_vectors(&[workspace_root().join("vectors")]).expect("the vectors load")
+    })
 }
 
 fn specs() -> Vec<ToolSpec> {

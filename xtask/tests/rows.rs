@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use vvoc_harness::suite::load_suite;
+use vvoc_harness::load::suite::load_suite;
 use vvoc_reference::inventory::inventory;
 use xtask::mutants::rows::{self, Row};
 use xtask::workspace_root;

@@ -8,14 +8,14 @@ use std::process::ExitCode;
 use anyhow::{Context as _, Result, bail};
 use clap::{Args, CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 use vvoc_harness::Level;
-use vvoc_harness::builtin;
-use vvoc_harness::lint::{lint_folder, lint_source};
+use vvoc_harness::load::builtin;
+use vvoc_harness::load::error::{LoadError, VectorProblem};
+use vvoc_harness::load::lint::{lint_folder, lint_source};
+use vvoc_harness::load::sources::{Source, sources};
+use vvoc_harness::load::suite::{Suite, load_sources};
 use vvoc_harness::meta_schema;
-use vvoc_harness::scenarios::ScenarioProblem;
+use vvoc_harness::scenario::model::ScenarioProblem;
 use vvoc_harness::serve::serve;
-use vvoc_harness::sources::{Source, sources};
-use vvoc_harness::suite::{Suite, load_sources};
-use vvoc_harness::vectors::{LoadError, VectorProblem};
 use vvoc_reference::exec::{self, Outcome, Session, anchors};
 use vvoc_reference::{Json, Tool, Verdict, one_line, validate_json};
 
@@ -171,7 +171,7 @@ struct RunArgs {
     filter: Option<String>,
     /// Only the vectors, or only the scenarios (default: both).
     #[arg(long, value_enum, value_name = "KIND")]
-    only: Option<vvoc_harness::run::Kind>,
+    only: Option<vvoc_harness::run::selection::Kind>,
     /// How much must match: verdict, first, issues or exact.
     #[arg(long, default_value = "exact", value_name = "LEVEL")]
     level: Level,
@@ -242,7 +242,7 @@ fn bench(args: &BenchArgs) -> Result<u8> {
     }
     if let Some(peer) = &args.peer {
         let command =
-            vvoc_harness::peer_process::PeerCommand::parse(peer).map_err(anyhow::Error::msg)?;
+            vvoc_harness::peer::process::PeerCommand::parse(peer).map_err(anyhow::Error::msg)?;
         let (stream, checks) = bench_stream(&vectors, rounds);
         match peer_stream(&command, &stream, checks) {
             Ok(throughput) => line("peer, bench stream", throughput),
@@ -262,7 +262,7 @@ mod run_command;
 mod fuzz_command;
 
 fn main() -> ExitCode {
-    vvoc_harness::child::kill_children_on_interrupt();
+    vvoc_harness::peer::child::kill_children_on_interrupt();
     let parsed = Cli::command()
         .version(version())
         .try_get_matches()
@@ -283,7 +283,7 @@ fn main() -> ExitCode {
             USAGE
         }
     };
-    ExitCode::from(vvoc_harness::child::unless_interrupted(code))
+    ExitCode::from(vvoc_harness::peer::child::unless_interrupted(code))
 }
 
 fn execute(command: Command) -> Result<u8> {

@@ -19,11 +19,11 @@ use std::thread::sleep;
 use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
-use vvoc_harness::protocol::Seq;
-use vvoc_harness::protocol_hello::Implementation;
-use vvoc_harness::protocol_result::{CheckAnswer, PeerResult, StepAnswer};
-use vvoc_harness::protocol_runner::{ToPeer, Unreadable};
-use vvoc_harness::scenarios::Reply;
+use vvoc_harness::protocol::hello::Implementation;
+use vvoc_harness::protocol::result::{CheckAnswer, PeerResult, StepAnswer};
+use vvoc_harness::protocol::runner::{ToPeer, Unreadable};
+use vvoc_harness::protocol::wire::Seq;
+use vvoc_harness::scenario::model::Reply;
 use vvoc_reference::exec::{Outcome, Session, anchors, execute};
 use vvoc_reference::{Code, Issue, Json, Object, Tool, Verdict, validate_json};
 

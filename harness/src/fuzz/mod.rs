@@ -27,9 +27,9 @@ use vvoc_reference::{Json, RuleId, Tool, Verdict, validate_json, validate_traced
 
 use crate::compare::Level;
 use crate::outcome::Answer;
-use crate::peer::{PeerOptions, Peers, Unusable};
-use crate::peer_session::PeerSession;
-use crate::protocol_hello::Implementation;
+use crate::peer::options::{PeerOptions, Peers, Unusable};
+use crate::peer::session::PeerSession;
+use crate::protocol::hello::Implementation;
 use classify::{Class, Classifier};
 use generate::Generator;
 use pair::{Answered, Item, Pair, Side};

@@ -7,8 +7,8 @@ use std::collections::{HashMap, VecDeque};
 use vvoc_reference::{Json, Tool, Verdict};
 
 use crate::outcome::Answer;
-use crate::peer::Unusable;
-use crate::peer_session::{Next, PeerSession};
+use crate::peer::options::Unusable;
+use crate::peer::session::{Next, PeerSession};
 
 /// One side: the reference in process, or a peer.
 #[derive(Debug)]

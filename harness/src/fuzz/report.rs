@@ -11,7 +11,7 @@ use vvoc_reference::{Json, Object, Tool};
 use super::{Finding, Fuzzed};
 use crate::compare::describe;
 use crate::outcome::Answer;
-use crate::protocol_hello::Implementation;
+use crate::protocol::hello::Implementation;
 
 /// How many units of an example the stdout table shows.
 const SHOWN: usize = 100;

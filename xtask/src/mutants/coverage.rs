@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::Result;
-use vvoc_harness::vectors::load;
+use vvoc_harness::load::suite::load_vectors;
 use vvoc_reference::inventory::inventory;
 use vvoc_reference::{RuleId, validate_traced};
 
@@ -33,7 +33,7 @@ pub struct Coverage {
 
 /// The coverage of the inventory by the vectors under `root/vectors` and by `rows`.
 pub fn coverage(root: &Path, rows: &[Row]) -> Result<Coverage> {
-    let vectors = load(&[root.join(VECTORS)])?;
+    let vectors = load_vectors(&[root.join(VECTORS)])?;
     let mut by_rule: BTreeMap<String, RuleCoverage> = inventory()
         .into_iter()
         .map(|r| (r.to_string(), RuleCoverage::default()))

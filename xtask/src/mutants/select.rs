@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::Command;
 
 use anyhow::{Context as _, Result, bail};
-use vvoc_harness::vectors::parse_file;
+use vvoc_harness::load::suite::parse_vector_file;
 
 use super::rows::{Row, parse};
 use super::workspace::{ROWS, VECTORS};
@@ -106,7 +106,7 @@ fn same_definition(a: &Row, b: &Row) -> bool {
 
 /// Each vector of a file's text by name, with its input and expectation as compact JSON.
 fn definitions(file: &str, text: &str) -> BTreeMap<String, String> {
-    parse_file(Path::new(file), text)
+    parse_vector_file(Path::new(file), text)
         .map(|vectors| {
             vectors
                 .into_iter()

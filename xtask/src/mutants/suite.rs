@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use vvoc_harness::conformance::Conformance;
 use vvoc_harness::outcome::Outcome;
+use vvoc_harness::report::conformance::Conformance;
 
 use super::scratch::Scratch;
 use super::switch;
@@ -301,7 +301,7 @@ fn run_bounded(command: &mut Command, limit: Duration) -> Result<Step<(bool, Str
     let out = log.reopen().context("cannot open the log file")?;
     let err = log.reopen().context("cannot open the log file")?;
     // In its own process group, so a timeout also kills what it started (cargo's rustc).
-    let mut child = vvoc_harness::child::spawn(
+    let mut child = vvoc_harness::peer::child::spawn(
         command
             .stdin(Stdio::null())
             .stdout(Stdio::from(out))
@@ -315,11 +315,11 @@ fn run_bounded(command: &mut Command, limit: Duration) -> Result<Step<(bool, Str
             .try_wait()
             .context("cannot wait for a child process")?
         {
-            vvoc_harness::child::reap(&child);
+            vvoc_harness::peer::child::reap(&child);
             break Some(status);
         }
         if Instant::now() >= deadline {
-            vvoc_harness::child::kill(&mut child);
+            vvoc_harness::peer::child::kill(&mut child);
             break None;
         }
         std::thread::sleep(pause);

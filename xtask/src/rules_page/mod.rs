@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use vvoc_harness::vectors::Vector;
+use vvoc_harness::load::vector::Vector;
 use vvoc_reference::catalog::{Count, Field, Limit, Node, Range, StringKind, Tool};
 use vvoc_reference::document::GENERATOR_COMMAND;
 use vvoc_reference::exec::exec_rules;

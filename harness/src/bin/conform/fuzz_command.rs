@@ -9,10 +9,10 @@ use anyhow::{Context as _, Result, bail};
 use clap::Args;
 use vvoc_harness::Level;
 use vvoc_harness::fuzz::{FuzzError, Options, Progress, fuzz, report};
-use vvoc_harness::peer::PeerOptions;
-use vvoc_harness::peer_process::PeerCommand;
-use vvoc_harness::sources::Source;
-use vvoc_harness::suite::load_sources;
+use vvoc_harness::load::sources::Source;
+use vvoc_harness::load::suite::load_sources;
+use vvoc_harness::peer::options::PeerOptions;
+use vvoc_harness::peer::process::PeerCommand;
 use vvoc_reference::{Json, Tool};
 
 use super::{FAILED, OK, UNUSABLE, write_out};

@@ -3,16 +3,17 @@
 use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
-use vvoc_harness::known::KnownFailures;
-use vvoc_harness::peer::PeerOptions;
-use vvoc_harness::peer_process::PeerCommand;
-use vvoc_harness::peer_run::PeerRunError;
-use vvoc_harness::report::write_reports;
-use vvoc_harness::run::{Selection, summary};
-use vvoc_harness::run_all::{Plan, run_all};
-use vvoc_harness::scenarios::Scenario;
-use vvoc_harness::scratch::default_parent;
-use vvoc_harness::vectors::Vector;
+use vvoc_harness::load::vector::Vector;
+use vvoc_harness::peer::options::PeerOptions;
+use vvoc_harness::peer::process::PeerCommand;
+use vvoc_harness::peer::vectors::PeerRunError;
+use vvoc_harness::report::write::write_reports;
+use vvoc_harness::run::all::{Plan, run_all};
+use vvoc_harness::run::known::KnownFailures;
+use vvoc_harness::run::selection::Selection;
+use vvoc_harness::run::summary::summary;
+use vvoc_harness::scenario::model::Scenario;
+use vvoc_harness::scenario::scratch::default_parent;
 use vvoc_reference::Tool;
 
 use super::{FAILED, OK, RunArgs, UNUSABLE, load_all, write_out};

@@ -1,0 +1,137 @@
+//! Scenarios over the peer protocol: `--jobs` sessions take scenarios from one queue and play
+//! them one at a time; a scenario that broke its peer (a timeout, crash or protocol error) has
+//! failed, and the peer is restarted before the next. The scenario's directory is removed
+//! whatever happened.
+
+use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use vvoc_reference::{JsString, Json, Tool};
+
+use crate::compare::Level;
+use crate::peer::options::{PeerOptions, Peers, Unusable};
+use crate::peer::session::{PeerSession, Step};
+use crate::scenario::model::{Reply, Scenario};
+use crate::scenario::play::{Executor, Fault, play};
+use crate::scenario::records::ScenarioRecord;
+
+/// Why a scenario run went wrong as a whole.
+#[derive(Debug)]
+pub enum ScenarioRunError {
+    /// The peer became unusable: the reason, the records so far (by position), the peers'
+    /// stderr tail.
+    Unusable(Unusable, Vec<(usize, ScenarioRecord)>, String),
+    /// The runner broke the protocol itself: a bug of this program.
+    RunnerProtocol(Vec<String>),
+}
+
+/// The scenarios played against a peer.
+#[derive(Debug)]
+pub struct PeerScenarios {
+    /// The records with their positions, in scenario order.
+    pub records: Vec<(usize, ScenarioRecord)>,
+    /// The wall-clock time.
+    pub elapsed: Duration,
+    /// The last bytes the peers wrote to stderr.
+    pub stderr: String,
+}
+
+/// Plays every scenario against peer processes.
+pub fn run_peer_scenarios(
+    scenarios: Vec<Scenario>,
+    level: Level,
+    known: &HashSet<String>,
+    options: &PeerOptions,
+    scratch: &Path,
+) -> Result<PeerScenarios, ScenarioRunError> {
+    let start = Instant::now();
+    let peers = Peers::new(options).map_err(|e| ScenarioRunError::RunnerProtocol(vec![e]))?;
+    let work = Work {
+        queue: Mutex::new(scenarios.into_iter().enumerate().collect()),
+        done: Mutex::new(BTreeMap::new()),
+        scratch,
+        level,
+        known,
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..options.jobs.max(1) {
+            scope.spawn(|| work.run(&peers));
+        }
+    });
+    let records: Vec<(usize, ScenarioRecord)> = work
+        .done
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
+    let ended = peers.end();
+    if !ended.violations.is_empty() {
+        return Err(ScenarioRunError::RunnerProtocol(ended.violations));
+    }
+    match ended.unusable {
+        Some(reason) => Err(ScenarioRunError::Unusable(reason, records, ended.stderr)),
+        None => Ok(PeerScenarios {
+            records,
+            elapsed: start.elapsed(),
+            stderr: ended.stderr,
+        }),
+    }
+}
+
+/// The scenarios to play, shared by the sessions.
+struct Work<'a> {
+    queue: Mutex<VecDeque<(usize, Scenario)>>,
+    done: Mutex<BTreeMap<usize, ScenarioRecord>>,
+    scratch: &'a Path,
+    level: Level,
+    known: &'a HashSet<String>,
+}
+
+impl Work<'_> {
+    /// One session, one scenario at a time until the queue is empty.
+    fn run(&self, peers: &Peers<'_>) {
+        let mut session = match PeerSession::start(peers) {
+            Ok(session) => session,
+            Err(reason) => return peers.give_up(reason),
+        };
+        while !peers.stopped() {
+            let Some((index, scenario)) = self.queue.lock().ok().and_then(|mut q| q.pop_front())
+            else {
+                break;
+            };
+            let began = Instant::now();
+            let name = scenario.name();
+            let answer = play(&scenario, self.scratch, &mut Steps(&mut session, &name));
+            let record =
+                ScenarioRecord::new(scenario, answer, began.elapsed(), self.level, self.known);
+            if let Ok(mut done) = self.done.lock() {
+                done.insert(index, record);
+            }
+            if session.broken() {
+                if let Err(reason) = session.restart() {
+                    return peers.give_up(reason);
+                }
+            }
+        }
+        session.finish();
+    }
+}
+
+/// One scenario's session (named after the scenario) on a peer session.
+struct Steps<'s, 'p, 'o>(&'s mut PeerSession<'p, 'o>, &'s str);
+
+impl Executor for Steps<'_, '_, '_> {
+    fn exec(&mut self, tool: Tool, input: &Json) -> Result<Reply, Fault> {
+        self.0.step(self.1, Step::Exec(tool, input))
+    }
+
+    fn anchors(&mut self, path: &JsString) -> Result<Reply, Fault> {
+        self.0.step(self.1, Step::Anchors(path))
+    }
+
+    fn end(&mut self) {
+        self.0.end(self.1);
+    }
+}

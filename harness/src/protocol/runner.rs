@@ -1,0 +1,308 @@
+//! The runner's messages (interfaces.md §4, §9.2): `hello`, `check`, `exec`, `anchors`, `end`,
+//! `bye`; written by the runner, read by peers (`conform peer`, the fake peer).
+
+use std::borrow::Cow;
+
+use vvoc_reference::{JsString, Json, Object, Tool};
+
+use crate::protocol::wire::{PROTOCOL, Seq, message_type};
+
+/// A message from the runner to the peer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ToPeer<'a> {
+    /// The opening message.
+    Hello,
+    /// One input to check.
+    Check {
+        /// The runner's number for this check; the answer echoes it.
+        seq: Seq,
+        /// The tool.
+        tool: Tool,
+        /// The input.
+        input: Cow<'a, Json>,
+    },
+    /// One step of a scenario: a call of `tool`.
+    Exec {
+        /// The runner's number for this step; the answer echoes it.
+        seq: Seq,
+        /// The scenario's session.
+        session: Cow<'a, str>,
+        /// The tool.
+        tool: Tool,
+        /// The input, `{root}` substituted.
+        input: Cow<'a, Json>,
+    },
+    /// One step of a scenario: the anchored view of a file.
+    Anchors {
+        /// The runner's number for this step; the answer echoes it.
+        seq: Seq,
+        /// The scenario's session.
+        session: Cow<'a, str>,
+        /// The absolute path of the file.
+        path: Cow<'a, JsString>,
+    },
+    /// The scenario is over; the peer may forget the session (no answer).
+    End {
+        /// The scenario's session.
+        session: Cow<'a, str>,
+    },
+    /// The closing message.
+    Bye,
+}
+
+/// Why a peer cannot take a line as a runner's message.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Unreadable {
+    /// Not JSON; the `seq` found in its text, if any (`"seq": 12`).
+    NotJson {
+        /// The parser's complaint.
+        error: String,
+        /// The `seq` the text seems to carry.
+        seq: Option<Seq>,
+    },
+    /// JSON, but not an object: the JSON type it is.
+    NotObject(&'static str),
+    /// An object of no known `type` (empty when it has none).
+    UnknownType(String),
+    /// A check or step that cannot be carried out, and why; it still gets an `error` answer.
+    Refused {
+        /// Its `seq`.
+        seq: Seq,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl ToPeer<'_> {
+    /// The message as one line of JSON, without the newline.
+    pub fn to_line(&self) -> String {
+        // A check, the message sent most, is written straight from its parts: building the object
+        // first would copy the input.
+        if let ToPeer::Check { seq, tool, input } = self {
+            let mut line = String::from("{\"type\":\"check\",\"seq\":");
+            seq.0.write_compact(&mut line);
+            line.push_str(",\"tool\":\"");
+            line.push_str(tool.id());
+            line.push_str("\",\"input\":");
+            input.write_compact(&mut line);
+            line.push('}');
+            return line;
+        }
+        let mut o = Object::new();
+        o.insert("type", Json::str(self.kind()));
+        match self {
+            ToPeer::Hello => o.insert("protocol", Json::Number(f64::from(PROTOCOL))),
+            ToPeer::Check { seq, tool, input } => {
+                o.insert("seq", seq.0.clone());
+                o.insert("tool", Json::str(tool.id()));
+                o.insert("input", input.as_ref().clone());
+            }
+            ToPeer::Exec {
+                seq,
+                session,
+                tool,
+                input,
+            } => {
+                o.insert("seq", seq.0.clone());
+                o.insert("session", Json::str(session));
+                o.insert("tool", Json::str(tool.id()));
+                o.insert("input", input.as_ref().clone());
+            }
+            ToPeer::Anchors { seq, session, path } => {
+                o.insert("seq", seq.0.clone());
+                o.insert("session", Json::str(session));
+                o.insert("path", Json::String(path.as_ref().clone()));
+            }
+            ToPeer::End { session } => o.insert("session", Json::str(session)),
+            ToPeer::Bye => {}
+        }
+        Json::Object(o).to_compact()
+    }
+
+    /// The message's `type`.
+    pub const fn kind(&self) -> &'static str {
+        match self {
+            ToPeer::Hello => "hello",
+            ToPeer::Check { .. } => "check",
+            ToPeer::Exec { .. } => "exec",
+            ToPeer::Anchors { .. } => "anchors",
+            ToPeer::End { .. } => "end",
+            ToPeer::Bye => "bye",
+        }
+    }
+
+    /// Reads a runner's line, as a peer: leniently, so that every check and step that carries a
+    /// `seq` gets an answer, and a session may be named by any JSON value.
+    pub fn read(line: &str) -> Result<ToPeer<'static>, Unreadable> {
+        let mut message = match Json::parse(line) {
+            Ok(json) => {
+                let kind = json.type_name();
+                json.into_object().ok_or(Unreadable::NotObject(kind))?
+            }
+            Err(error) => {
+                return Err(Unreadable::NotJson {
+                    error: error.to_string(),
+                    seq: recover_seq(line),
+                });
+            }
+        };
+        // The input is moved out, not copied: it may be large and deep.
+        let input = message.remove("input");
+        let seq = Seq(message.get("seq").cloned().unwrap_or(Json::Null));
+        let session = || {
+            Cow::Owned(match message.get("session") {
+                Some(Json::String(name)) => name.to_string_lossy(),
+                Some(other) => other.to_compact(),
+                None => String::new(),
+            })
+        };
+        let refused = |seq: &Seq, reason: String| Unreadable::Refused {
+            seq: seq.clone(),
+            reason,
+        };
+        // The tool and the type are found without a copy of their text: this runs per line.
+        let tool = |seq: &Seq| {
+            let name = message.get("tool").and_then(Json::as_string);
+            match name.and_then(|name| Tool::ALL.into_iter().find(|t| name.eq_str(t.id()))) {
+                Some(tool) => Ok(tool),
+                None => {
+                    let name = name.map(JsString::to_string_lossy).unwrap_or_default();
+                    name.parse::<Tool>()
+                        .map_err(|unknown| refused(seq, unknown.to_string()))
+                }
+            }
+        };
+        let input = |seq: &Seq, kind: &str| {
+            input
+                .map(Cow::Owned)
+                .ok_or_else(|| refused(seq, format!("the {kind} has no input")))
+        };
+        let kind = message.get("type").and_then(Json::as_string);
+        let kind = ["hello", "check", "exec", "anchors", "end", "bye"]
+            .into_iter()
+            .find(|k| kind.is_some_and(|kind| kind.eq_str(k)));
+        match kind.unwrap_or_default() {
+            "hello" => Ok(ToPeer::Hello),
+            "check" => Ok(ToPeer::Check {
+                tool: tool(&seq)?,
+                input: input(&seq, "check")?,
+                seq,
+            }),
+            "exec" => Ok(ToPeer::Exec {
+                tool: tool(&seq)?,
+                input: input(&seq, "exec")?,
+                session: session(),
+                seq,
+            }),
+            "anchors" => match message.get("path").and_then(Json::as_string) {
+                Some(path) => Ok(ToPeer::Anchors {
+                    path: Cow::Owned(path.clone()),
+                    session: session(),
+                    seq,
+                }),
+                None => Err(refused(&seq, "the anchors step has no path".to_owned())),
+            },
+            "end" => Ok(ToPeer::End { session: session() }),
+            "bye" => Ok(ToPeer::Bye),
+            _ => Err(Unreadable::UnknownType(message_type(&message))),
+        }
+    }
+}
+
+/// The `seq` of a line that is not valid JSON, found by its text (`"seq": 12`).
+fn recover_seq(line: &str) -> Option<Seq> {
+    let after = &line[line.find("\"seq\"")? + 5..];
+    let digits: String = after
+        .trim_start()
+        .strip_prefix(':')?
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse::<f64>().ok().map(|n| Seq(Json::Number(n)))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use vvoc_reference::{Json, Tool};
+
+    use super::{ToPeer, Unreadable};
+    use crate::protocol::wire::Seq;
+
+    #[test]
+    fn a_check_line_is_its_object_written_compactly() {
+        let input =
+            Json::parse(r#"{"query":"q\ud800\n","x":[1.5,-0.0,1e400,{"a":null}]}"#).expect("JSON");
+        let check = ToPeer::Check {
+            seq: Seq(Json::Number(12.0)),
+            tool: Tool::WorkItemOpen,
+            input: Cow::Borrowed(&input),
+        };
+        let mut object = vvoc_reference::Object::new();
+        object.insert("type", Json::str("check"));
+        object.insert("seq", Json::Number(12.0));
+        object.insert("tool", Json::str("work_item_open"));
+        object.insert("input", input.clone());
+        assert_eq!(check.to_line(), Json::Object(object).to_compact());
+    }
+
+    #[test]
+    fn what_the_runner_writes_a_peer_reads_back() {
+        let input = Json::parse(r#"{"query":"q"}"#).expect("JSON");
+        let messages = [
+            ToPeer::Hello,
+            ToPeer::Check {
+                seq: Seq::from(7),
+                tool: Tool::WebSearch,
+                input: Cow::Borrowed(&input),
+            },
+            ToPeer::Exec {
+                seq: Seq::from(8),
+                session: Cow::Borrowed("s"),
+                tool: Tool::StrReplaceEditor,
+                input: Cow::Borrowed(&input),
+            },
+            ToPeer::Anchors {
+                seq: Seq::from(9),
+                session: Cow::Borrowed("s"),
+                path: Cow::Owned("/tmp/a".into()),
+            },
+            ToPeer::End {
+                session: Cow::Borrowed("s"),
+            },
+            ToPeer::Bye,
+        ];
+        for message in messages {
+            assert_eq!(ToPeer::read(&message.to_line()), Ok(message));
+        }
+    }
+
+    #[test]
+    fn a_check_that_cannot_be_carried_out_keeps_its_seq() {
+        let refused = |line: &str| match ToPeer::read(line) {
+            Err(Unreadable::Refused { seq, reason }) => Some((seq, reason)),
+            _ => None,
+        };
+        let no_input = refused(r#"{"type":"check","seq":"x","tool":"web_search"}"#);
+        assert_eq!(
+            no_input,
+            Some((Seq(Json::str("x")), "the check has no input".to_owned()))
+        );
+        let unknown = refused(r#"{"type":"check","seq":1,"tool":"nope","input":{}}"#);
+        assert!(unknown.is_some_and(|(_, reason)| reason.starts_with("unknown tool \"nope\"")),);
+        assert!(matches!(
+            ToPeer::read(r#"{"type":"check","seq": 3,"input":NaN}"#),
+            Err(Unreadable::NotJson {
+                seq: Some(Seq(Json::Number(3.0))),
+                ..
+            })
+        ));
+        assert_eq!(ToPeer::read("[1]"), Err(Unreadable::NotObject("array")));
+        assert_eq!(
+            ToPeer::read(r#"{"type":"wave"}"#),
+            Err(Unreadable::UnknownType("wave".to_owned()))
+        );
+    }
+}

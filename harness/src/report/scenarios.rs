@@ -1,0 +1,149 @@
+//! The scenarios' part of the reports (interfaces.md §6, §9.2): counted beside the vectors, per
+//! tool, with the pass count at `effect` and `exact`; deterministic apart from durations.
+
+use crate::json::ser::Embedded;
+use crate::outcome::Outcome;
+use crate::report::conformance::{
+    Change as ChangeKind, Compared, DirectoryChange, FIXED, Observed, ScenarioDetail,
+    ScenarioResult, ScenarioSection, ScenarioTotals, StepCameTo, StepReport, ToolId, milliseconds,
+};
+use crate::run::result::RunResult;
+use crate::scenario::compare::{ScenarioLevel, describe, differing_steps, expected_reply};
+use crate::scenario::model::Reply;
+use crate::scenario::play::{Fault, ScenarioAnswer};
+use crate::scenario::records::ScenarioRecord;
+use crate::scenario::tree::{Change, differences};
+
+/// The `scenarios` member of `conformance.json`, when the run had scenarios.
+pub fn section(run: &RunResult) -> Option<ScenarioSection> {
+    if run.scenarios.is_empty() {
+        return None;
+    }
+    let tallies = run.scenario_tallies();
+    let level = ScenarioLevel::of(run.level);
+    Some(ScenarioSection {
+        compared: Compared {
+            count: run.scenarios.len(),
+            tools: tallies.by_tool.keys().copied().map(ToolId).collect(),
+        },
+        level,
+        totals: ScenarioTotals::from(tallies.all),
+        levels: run.scenario_level_passes().into_iter().collect(),
+        by_tool: tallies
+            .by_tool
+            .into_iter()
+            .map(|(tool, tally)| (ToolId(tool), ScenarioTotals::from(tally)))
+            .collect(),
+        results: sorted(run).into_iter().map(|r| result(r, level)).collect(),
+    })
+}
+
+fn result(record: &ScenarioRecord, level: ScenarioLevel) -> ScenarioResult {
+    let (scenario, answer) = (&record.scenario, &record.answer);
+    let detail = (record.outcome != Outcome::Pass).then(|| {
+        let step_of = |index: usize, reply: Option<&Reply>| {
+            Observed::Step(StepReport {
+                step: index + 1,
+                came_to: reply.map(|reply| match reply {
+                    Reply::Output(text) => StepCameTo::Output(Embedded::from(text.clone())),
+                    Reply::Throws(text) => StepCameTo::Throws(Embedded::from(text.clone())),
+                }),
+            })
+        };
+        let expected_step = |index: usize| {
+            let reply = scenario.steps.get(index).and_then(expected_reply);
+            Some(step_of(index, reply.as_ref()))
+        };
+        let (expected, received) = match answer {
+            ScenarioAnswer::Ran { replies, after } => {
+                match differing_steps(scenario, replies, level).first() {
+                    Some(&i) => (
+                        expected_step(i),
+                        step_of(i, replies.get(i).and_then(Option::as_ref)),
+                    ),
+                    None => (
+                        Some(Observed::After {
+                            after: scenario.expected_after().clone(),
+                        }),
+                        Observed::After {
+                            after: after.clone(),
+                        },
+                    ),
+                }
+            }
+            ScenarioAnswer::Stopped { step, fault, .. } => {
+                let came_to = match fault {
+                    Fault::Error(text) => StepCameTo::Error(text.clone()),
+                    Fault::Timeout => StepCameTo::Timeout(true),
+                    Fault::Crash(text) => StepCameTo::Crash(text.clone()),
+                    Fault::ProtocolError(text) => StepCameTo::ProtocolError(text.clone()),
+                };
+                let received = StepReport {
+                    step: step + 1,
+                    came_to: Some(came_to),
+                };
+                (expected_step(*step), Observed::Step(received))
+            }
+            ScenarioAnswer::Runner(text) => (
+                None,
+                Observed::Runner {
+                    runner_error: text.clone(),
+                },
+            ),
+            ScenarioAnswer::Unsupported => (None, Observed::Unsupported { unsupported: true }),
+        };
+        let directory = match answer {
+            ScenarioAnswer::Ran { after, .. } => Some(
+                differences(scenario.expected_after(), after)
+                    .iter()
+                    .map(|c| {
+                        let (path, change) = match c {
+                            Change::Missing(path, _) => (path, ChangeKind::Missing),
+                            Change::Extra(path, _) => (path, ChangeKind::Extra),
+                            Change::Different(path, _, _) => (path, ChangeKind::Different),
+                        };
+                        DirectoryChange {
+                            path: path.clone(),
+                            change,
+                        }
+                    })
+                    .collect(),
+            ),
+            ScenarioAnswer::Stopped { .. }
+            | ScenarioAnswer::Runner(_)
+            | ScenarioAnswer::Unsupported => None,
+        };
+        let passes_at = ScenarioLevel::ALL
+            .into_iter()
+            .rev()
+            .find(|&l| record.passes_at(l));
+        ScenarioDetail {
+            what: what(record, level),
+            expected,
+            received,
+            directory,
+            passes_at,
+        }
+    });
+    ScenarioResult {
+        scenario: scenario.name(),
+        file: scenario.source.clone(),
+        outcome: record.outcome,
+        duration_ms: milliseconds(record.duration),
+        detail,
+    }
+}
+
+/// One line on what happened to a scenario.
+pub(crate) fn what(record: &ScenarioRecord, level: ScenarioLevel) -> String {
+    match record.outcome {
+        Outcome::Fixed => FIXED.to_owned(),
+        _ => describe(&record.scenario, &record.answer, level),
+    }
+}
+
+pub(crate) fn sorted(run: &RunResult) -> Vec<&ScenarioRecord> {
+    let mut records: Vec<&ScenarioRecord> = run.scenarios.iter().collect();
+    records.sort_by_key(|r| r.scenario.name());
+    records
+}

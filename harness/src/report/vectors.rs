@@ -1,0 +1,69 @@
+//! The vectors' results in `conformance.json`: what happened, expected and received.
+
+use crate::compare::{describe, strongest_match};
+use crate::json::ser::Embedded;
+use crate::outcome::{Answer, Outcome};
+use crate::report::conformance::{FIXED, Received, VectorDetail, VectorResult, milliseconds};
+use crate::run::result::{Record, RunResult};
+
+/// One line on what happened to a vector.
+pub fn what_happened(record: &Record) -> String {
+    match (&record.outcome, &record.answer) {
+        (Outcome::Pass, _) => "passed".to_owned(),
+        (Outcome::Fixed, _) => FIXED.to_owned(),
+        (Outcome::Unsupported, _) => "the implementation does not implement this tool".to_owned(),
+        (_, Answer::Verdict(received)) => describe(&record.vector.expected, received),
+        (_, Answer::Error(text)) => format!("the implementation answered error: {text}"),
+        (_, Answer::Timeout) => "no answer within the timeout; the peer was restarted".to_owned(),
+        (_, Answer::Crash(text)) => format!("{text}; the peer was restarted"),
+        (_, Answer::ProtocolError(text)) => {
+            format!("protocol error: {text}; the peer was restarted")
+        }
+        (_, Answer::Unsupported) => "the implementation does not implement this tool".to_owned(),
+    }
+}
+
+/// One result per vector, sorted by name.
+pub fn results(run: &RunResult) -> Vec<VectorResult> {
+    sorted(run).into_iter().map(result).collect()
+}
+
+fn result(record: &Record) -> VectorResult {
+    let detail = (record.outcome != Outcome::Pass).then(|| VectorDetail {
+        what: what_happened(record),
+        expected: Embedded(record.vector.expected.to_json()),
+        received: received(&record.answer),
+        passes_at: match &record.answer {
+            Answer::Verdict(received) => strongest_match(&record.vector.expected, received),
+            Answer::Error(_)
+            | Answer::Timeout
+            | Answer::Crash(_)
+            | Answer::ProtocolError(_)
+            | Answer::Unsupported => None,
+        },
+    });
+    VectorResult {
+        vector: record.vector.name(),
+        file: record.vector.source.clone(),
+        outcome: record.outcome,
+        duration_ms: milliseconds(record.duration),
+        detail,
+    }
+}
+
+fn received(answer: &Answer) -> Received {
+    match answer {
+        Answer::Verdict(verdict) => Received::Verdict(Embedded(verdict.to_json())),
+        Answer::Error(text) => Received::Error(text.clone()),
+        Answer::Timeout => Received::Timeout(true),
+        Answer::Crash(text) => Received::Crash(text.clone()),
+        Answer::ProtocolError(text) => Received::ProtocolError(text.clone()),
+        Answer::Unsupported => Received::Unsupported(true),
+    }
+}
+
+fn sorted(run: &RunResult) -> Vec<&Record> {
+    let mut records: Vec<&Record> = run.records.iter().collect();
+    records.sort_by_key(|r| r.vector.name());
+    records
+}

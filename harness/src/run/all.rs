@@ -1,0 +1,113 @@
+//! `conform run` as a whole: the selected vectors, then the selected scenarios, against the
+//! in-process reference or a peer, into one result.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::compare::Level;
+use crate::load::vector::Vector;
+use crate::peer::options::PeerOptions;
+use crate::peer::process::keep_tail;
+use crate::peer::scenarios::{PeerScenarios, ScenarioRunError, run_peer_scenarios};
+use crate::peer::vectors::{PeerRunError, run_peer};
+use crate::run::reference::run_reference;
+use crate::run::result::RunResult;
+use crate::scenario::model::Scenario;
+use crate::scenario::play::ScenarioAnswer;
+use crate::scenario::records::{ScenarioRecord, run_scenarios_reference};
+
+/// What a run takes and how it goes.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The selected vectors.
+    pub vectors: Vec<Vector>,
+    /// The selected scenarios.
+    pub scenarios: Vec<Scenario>,
+    /// The level that decides pass and fail.
+    pub level: Level,
+    /// The names listed as known failures.
+    pub known: HashSet<String>,
+    /// How many scenarios run at once in process (a peer run takes `PeerOptions::jobs`).
+    pub jobs: usize,
+    /// Where the scenarios' scratch directories go.
+    pub scratch: PathBuf,
+    /// The peer, or `None` for the in-process reference.
+    pub peer: Option<PeerOptions>,
+}
+
+/// Runs the plan's vectors, then its scenarios.
+pub fn run_all(plan: Plan) -> Result<RunResult, PeerRunError> {
+    let Plan {
+        vectors,
+        scenarios,
+        level,
+        known,
+        jobs,
+        scratch,
+        peer,
+    } = plan;
+    match peer {
+        None => {
+            let mut result = run_reference(vectors, level, &known);
+            let (records, elapsed) =
+                run_scenarios_reference(scenarios, level, &known, jobs, &scratch);
+            result.scenarios = records;
+            result.scenario_elapsed = elapsed;
+            Ok(result)
+        }
+        Some(options) => {
+            let mut result = run_peer(vectors, level, &known, &options)?;
+            let executes = &result.implementation.scenarios;
+            let (played, unsupported): (Vec<_>, Vec<_>) = scenarios
+                .into_iter()
+                .enumerate()
+                .partition(|(_, s)| executes.iter().any(|t| t == s.tool.id()));
+            let (positions, played): (Vec<usize>, Vec<Scenario>) = played.into_iter().unzip();
+            let mut records: Vec<(usize, ScenarioRecord)> = unsupported
+                .into_iter()
+                .map(|(i, s)| {
+                    let answer = ScenarioAnswer::Unsupported;
+                    (
+                        i,
+                        ScenarioRecord::new(s, answer, Duration::ZERO, level, &known),
+                    )
+                })
+                .collect();
+            let outcome = match played.is_empty() {
+                true => Ok(PeerScenarios {
+                    records: Vec::new(),
+                    elapsed: Duration::ZERO,
+                    stderr: String::new(),
+                }),
+                false => run_peer_scenarios(played, level, &known, &options, &scratch),
+            };
+            let failure = match outcome {
+                Ok(done) => {
+                    let moved = done.records.into_iter().map(|(i, r)| (positions[i], r));
+                    records.extend(moved);
+                    result.scenario_elapsed = done.elapsed;
+                    keep_tail(&mut result.stderr_tail, &done.stderr);
+                    None
+                }
+                Err(ScenarioRunError::Unusable(reason, done, stderr)) => {
+                    records.extend(done.into_iter().map(|(i, r)| (positions[i], r)));
+                    keep_tail(&mut result.stderr_tail, &stderr);
+                    Some(reason)
+                }
+                Err(ScenarioRunError::RunnerProtocol(violations)) => {
+                    return Err(PeerRunError::RunnerProtocol(violations));
+                }
+            };
+            records.sort_by_key(|(i, _)| *i);
+            result.scenarios = records.into_iter().map(|(_, r)| r).collect();
+            match failure {
+                None => Ok(result),
+                Some(reason) => Err(PeerRunError::Unusable {
+                    reason,
+                    partial: Box::new(result),
+                }),
+            }
+        }
+    }
+}

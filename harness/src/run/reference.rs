@@ -1,0 +1,47 @@
+//! The vectors against the in-process reference: one verdict each, a panic failing only its
+//! vector.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use vvoc_reference::validate_json;
+
+use crate::compare::Level;
+use crate::load::vector::Vector;
+use crate::outcome::Answer;
+use crate::protocol::hello::Implementation;
+use crate::run::result::{Record, RunResult};
+
+/// Runs the vectors against the in-process reference implementation.
+pub fn run_reference(
+    vectors: Vec<Vector>,
+    level: Level,
+    known_failures: &HashSet<String>,
+) -> RunResult {
+    let start = Instant::now();
+    let records = vectors
+        .into_iter()
+        .map(|vector| {
+            let began = Instant::now();
+            // A panicking reference (a bug, or a mutant) fails its vector, not the whole run.
+            let answer =
+                match std::panic::catch_unwind(|| validate_json(vector.tool, &vector.input)) {
+                    Ok(verdict) => Answer::Verdict(verdict),
+                    Err(panic) => Answer::Crash(format!(
+                        "the reference panicked: {}",
+                        crate::panic::panic_message(&*panic)
+                    )),
+                };
+            Record::new(vector, answer, began.elapsed(), level, known_failures)
+        })
+        .collect();
+    RunResult {
+        implementation: Implementation::reference(),
+        level,
+        records,
+        elapsed: start.elapsed(),
+        stderr_tail: String::new(),
+        scenarios: Vec::new(),
+        scenario_elapsed: Duration::ZERO,
+    }
+}
