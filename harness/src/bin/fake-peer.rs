@@ -25,6 +25,7 @@ use vvoc_harness::protocol::runner::{ToPeer, Unreadable};
 use vvoc_harness::protocol::wire::Seq;
 use vvoc_harness::scenario::model::Reply;
 use vvoc_reference::exec::{Outcome, Session, anchors, execute};
+use vvoc_reference::text::is_blank;
 use vvoc_reference::{Code, Issue, Json, Object, Tool, Verdict, validate_json};
 
 /// A deliberately misbehaving peer for the runner's own tests.
@@ -70,6 +71,9 @@ enum Plant {
     WrongMessage,
     /// `work_item_close` leaves `workItemId` untrimmed in its output.
     MissingTrim,
+    /// `web_search` trims `query` (a verbatim line) before its length check, so it refuses a
+    /// query of trimming-set units alone; its output keeps the query as it came.
+    TrimmedQuery,
     /// Exits on a `web_search` input whose `count` is 20.
     Crash,
 }
@@ -251,13 +255,8 @@ fn planted(plant: Plant, tool: Tool, input: &Json) -> Verdict {
     match (plant, tool) {
         (Plant::OffByOne, Tool::WebSearch) if member("count") == Some(&Json::Number(21.0)) => {
             // Checked as if it were 20, and kept as 21 in the output.
-            let at_bound = Object::from_members(input.as_object().into_iter().flat_map(|o| {
-                o.iter().map(|(k, v)| match k.eq_str("count") {
-                    true => (k.clone(), Json::Number(20.0)),
-                    false => (k.clone(), v.clone()),
-                })
-            }));
-            let verdict = validate_json(tool, &Json::Object(at_bound));
+            let at_bound = with_input_member(input, "count", Json::Number(20.0));
+            let verdict = validate_json(tool, &at_bound);
             with_output_member(verdict, "count", Json::Number(21.0))
         }
         (Plant::WrongMessage, Tool::WebFetch) => match validate_json(tool, input) {
@@ -278,12 +277,25 @@ fn planted(plant: Plant, tool: Tool, input: &Json) -> Verdict {
                 None => verdict,
             }
         }
+        (Plant::TrimmedQuery, Tool::WebSearch) => match member("query").and_then(Json::as_string) {
+            Some(query) if !query.is_empty() && is_blank(query.units()) => {
+                validate_json(tool, &with_input_member(input, "query", Json::str("")))
+            }
+            _ => validate_json(tool, input),
+        },
         (Plant::Crash, Tool::WebSearch) if member("count") == Some(&Json::Number(20.0)) => {
             eprintln!("fake-peer: a planted crash on count 20");
             exit(1);
         }
         _ => validate_json(tool, input),
     }
+}
+
+/// The input object with its member `name` set to `value` (in its place).
+fn with_input_member(input: &Json, name: &str, value: Json) -> Json {
+    let mut object = input.as_object().cloned().unwrap_or_default();
+    object.insert(name, value);
+    Json::Object(object)
 }
 
 /// An acceptance with one member of its output set to `value`; a refusal as it is.
