@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod check;
 pub mod docs;
+pub mod figures;
 pub mod mutants;
 pub mod rules_page;
 
