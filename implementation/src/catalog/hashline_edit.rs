@@ -3,10 +3,10 @@
 use super::shapes::*;
 use super::*;
 
-/// The catalog entry of `hashline_edit`.
-pub fn spec() -> ToolSpec {
+/// The catalog entry of `hashline_edit`, under `id`, which the tool table of `catalog/mod.rs` gives.
+pub fn spec(id: &'static str) -> ToolSpec {
     ToolSpec {
-        id: "hashline_edit",
+        id,
         summary: "Apply exact hash-anchored line edits, range replacements, boundary inserts, delete, or rename.",
         // The full model-facing description of 1.6.0 (upstream's HASHLINE_EDIT_DESCRIPTION); the
         // reference document shows its first line and counts all of its bytes.

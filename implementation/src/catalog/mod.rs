@@ -5,6 +5,10 @@
 //! held in `const` items so that a mutation row can switch any of its expressions on and off
 //! (see `xtask/src/mutants`).
 
+// The catalog files, one per tool and named by its id; `tools!` below lists them again for the
+// compiler, which refuses a listed tool without its file and warns of a file left unlisted (its
+// `spec` unused). They are declared here, not by the macro, because rustfmt formats only the
+// files of the modules it can see.
 mod hashline_edit;
 pub mod prose;
 mod shapes;
@@ -32,51 +36,58 @@ pub const CONTRACT_REVISION: u32 = 1;
 /// Where this project publishes the reference document, relative to the workspace root.
 pub const REFERENCE_PATH: &str = "implementation/published/tool-contracts.md";
 
-/// One of the nine tools.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Tool {
-    /// `work_item_open`.
-    WorkItemOpen,
-    /// `work_item_list`.
-    WorkItemList,
-    /// `work_item_close`.
-    WorkItemClose,
-    /// `work_item_decide`.
-    WorkItemDecide,
-    /// `work_checkpoint`.
-    WorkCheckpoint,
-    /// `hashline_edit`.
-    HashlineEdit,
-    /// `str_replace_editor`.
-    StrReplaceEditor,
-    /// `web_search`.
-    WebSearch,
-    /// `web_fetch`.
-    WebFetch,
+/// Declares the tools from one table, in document order: each row is a tool's variant and its
+/// id, which also names its catalog file (`catalog/<id>.rs`, whose `spec` takes the id). From
+/// the table come the `Tool` enum, `Tool::ALL`, `Tool::id` and the catalog entries, so that the
+/// list of tools is written once; `Tool as usize` indexes the entries because both follow it.
+macro_rules! tools {
+    ($($variant:ident => $id:ident,)+) => {
+        /// One of the nine tools.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Tool {
+            $(
+                #[doc = concat!("`", stringify!($id), "`.")]
+                $variant,
+            )+
+        }
+
+        impl Tool {
+            /// The nine tools in document order.
+            pub const ALL: [Tool; TOOL_COUNT] = [$(Tool::$variant,)+];
+
+            /// The tool id, such as `web_search`.
+            pub fn id(self) -> &'static str {
+                match self {
+                    $(Tool::$variant => stringify!($id),)+
+                }
+            }
+        }
+
+        /// How many tools the table declares.
+        const TOOL_COUNT: usize = [$(stringify!($id),)+].len();
+
+        /// The catalog entries, indexed by `Tool as usize`.
+        static CATALOG: LazyLock<[ToolSpec; TOOL_COUNT]> =
+            LazyLock::new(|| [$($id::spec(stringify!($id)),)+]);
+    };
+}
+
+tools! {
+    WorkItemOpen => work_item_open,
+    WorkItemList => work_item_list,
+    WorkItemClose => work_item_close,
+    WorkItemDecide => work_item_decide,
+    WorkCheckpoint => work_checkpoint,
+    HashlineEdit => hashline_edit,
+    StrReplaceEditor => str_replace_editor,
+    WebSearch => web_search,
+    WebFetch => web_fetch,
 }
 
 impl Tool {
-    /// The nine tools in document order.
-    pub const ALL: [Tool; 9] = [
-        Tool::WorkItemOpen,
-        Tool::WorkItemList,
-        Tool::WorkItemClose,
-        Tool::WorkItemDecide,
-        Tool::WorkCheckpoint,
-        Tool::HashlineEdit,
-        Tool::StrReplaceEditor,
-        Tool::WebSearch,
-        Tool::WebFetch,
-    ];
-
     /// The tool's catalog entry.
     pub fn spec(self) -> &'static ToolSpec {
         &CATALOG[self as usize]
-    }
-
-    /// The tool id, such as `web_search`.
-    pub fn id(self) -> &'static str {
-        self.spec().id
     }
 }
 
@@ -115,25 +126,10 @@ impl FromStr for Tool {
     }
 }
 
-/// The nine catalog entries, indexed by `Tool as usize`.
-static CATALOG: LazyLock<[ToolSpec; 9]> = LazyLock::new(|| {
-    [
-        work_item_open::spec(),
-        work_item_list::spec(),
-        work_item_close::spec(),
-        work_item_decide::spec(),
-        work_checkpoint::spec(),
-        hashline_edit::spec(),
-        str_replace_editor::spec(),
-        web_search::spec(),
-        web_fetch::spec(),
-    ]
-});
-
 /// Everything the contract says about one tool.
 #[derive(Clone, Debug)]
 pub struct ToolSpec {
-    /// The tool id.
+    /// The tool id (`Tool::id`).
     pub id: &'static str,
     /// The one-line summary of the reference document.
     pub summary: &'static str,

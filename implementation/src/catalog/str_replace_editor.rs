@@ -3,10 +3,10 @@
 use super::shapes::*;
 use super::*;
 
-/// The catalog entry of `str_replace_editor`.
-pub fn spec() -> ToolSpec {
+/// The catalog entry of `str_replace_editor`, under `id`, which the tool table of `catalog/mod.rs` gives.
+pub fn spec(id: &'static str) -> ToolSpec {
     ToolSpec {
-        id: "str_replace_editor",
+        id,
         summary: "View, create, exactly replace, or insert into a file with the dsh command surface.",
         // The full model-facing description of 1.6.0 (upstream's STR_REPLACE_EDITOR_DESCRIPTION,
         // which upstream takes verbatim from deepseek-ai/deepseek-harness, MIT); the reference

@@ -2,10 +2,10 @@
 
 use super::*;
 
-/// The catalog entry of `web_fetch`.
-pub fn spec() -> ToolSpec {
+/// The catalog entry of `web_fetch`, under `id`, which the tool table of `catalog/mod.rs` gives.
+pub fn spec(id: &'static str) -> ToolSpec {
     ToolSpec {
-        id: "web_fetch",
+        id,
         summary: "Fetch a known HTTP(S) URL and return Markdown, text, HTML, or a media attachment.",
         description: "Fetch a known HTTP or HTTPS URL using the configured provider. Returns Markdown, text, raw HTML, or an image/PDF attachment.",
         fields: vec![

@@ -2,10 +2,10 @@
 
 use super::*;
 
-/// The catalog entry of `web_search`.
-pub fn spec() -> ToolSpec {
+/// The catalog entry of `web_search`, under `id`, which the tool table of `catalog/mod.rs` gives.
+pub fn spec(id: &'static str) -> ToolSpec {
     ToolSpec {
-        id: "web_search",
+        id,
         summary: "Search the configured provider and return ranked Markdown results.",
         description: "Search the web using the configured provider and return ranked results as Markdown. Use for discovering information; returns titles, URLs, snippets, and dates.",
         fields: vec![

@@ -3,10 +3,10 @@
 use super::shapes::*;
 use super::*;
 
-/// The catalog entry of `work_checkpoint`.
-pub fn spec() -> ToolSpec {
+/// The catalog entry of `work_checkpoint`, under `id`, which the tool table of `catalog/mod.rs` gives.
+pub fn spec(id: &'static str) -> ToolSpec {
     ToolSpec {
-        id: "work_checkpoint",
+        id,
         summary: "Register, start, verify, review, bind, amend, complete, or authorize/recover checkpoints and authority.",
         description: "Register an approved delegated plan, start a declared review checkpoint, verify checkpoint outcomes, or recover a stopped or generation-exhausted checkpoint; verify with complete: true seals a finished final checkpoint.",
         fields: vec![

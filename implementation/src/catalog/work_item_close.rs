@@ -3,10 +3,10 @@
 use super::shapes::*;
 use super::*;
 
-/// The catalog entry of `work_item_close`.
-pub fn spec() -> ToolSpec {
+/// The catalog entry of `work_item_close`, under `id`, which the tool table of `catalog/mod.rs` gives.
+pub fn spec(id: &'static str) -> ToolSpec {
     ToolSpec {
-        id: "work_item_close",
+        id,
         summary: "Close a same-session work item once its reviews are complete and no concerns remain open.",
         description: "Close a workflow work item by id when it is ready_to_close.",
         fields: vec![

@@ -3,10 +3,10 @@
 use super::shapes::*;
 use super::*;
 
-/// The catalog entry of `work_item_decide`.
-pub fn spec() -> ToolSpec {
+/// The catalog entry of `work_item_decide`, under `id`, which the tool table of `catalog/mod.rs` gives.
+pub fn spec(id: &'static str) -> ToolSpec {
     ToolSpec {
-        id: "work_item_decide",
+        id,
         summary: "Accept, request changes, authorize bounded rework, or recover a stopped delegated attempt.",
         description: "Accept or request changes for the current completed delegated attempt, authorize bounded rework of an accepted task from a failed checkpoint, or recover a stopped or exhausted unaccepted task with a bounded diagnosis and changed condition.",
         fields: vec![

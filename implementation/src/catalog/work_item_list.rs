@@ -2,10 +2,10 @@
 
 use super::*;
 
-/// The catalog entry of `work_item_list`.
-pub fn spec() -> ToolSpec {
+/// The catalog entry of `work_item_list`, under `id`, which the tool table of `catalog/mod.rs` gives.
+pub fn spec(id: &'static str) -> ToolSpec {
     ToolSpec {
-        id: "work_item_list",
+        id,
         summary: "List current-session work items, native plan runs, and generic executions with contract identity.",
         description: "List workflow work items for the current session.",
         fields: vec![

@@ -3,10 +3,10 @@
 use super::shapes::*;
 use super::*;
 
-/// The catalog entry of `work_item_open`.
-pub fn spec() -> ToolSpec {
+/// The catalog entry of `work_item_open`, under `id`, which the tool table of `catalog/mod.rs` gives.
+pub fn spec(id: &'static str) -> ToolSpec {
     ToolSpec {
-        id: "work_item_open",
+        id,
         summary: "Open one or more work items idempotently, or register/append generic execution tasks.",
         description: "Open one or more workflow work items idempotently with explicit mode and requiredReviewers.",
         fields: vec![
