@@ -4,11 +4,14 @@ use std::cmp::Ordering;
 
 use super::anchors::{anchor_hash, line_hash, push_anchored_row};
 use super::edits::{Edit, Op};
+use crate::catalog::MAX_SAFE_INTEGER;
 use crate::exec::text::{Text, number};
 use crate::js_string::JsString;
 
-/// The largest double from which adding one no longer moves (2^53).
-const STALL: f64 = 9_007_199_254_740_992.0;
+/// The smallest double from which adding one no longer moves: 2^53. The contract's largest
+/// integer, `MAX_SAFE_INTEGER` (2^53 − 1), is the last whose successor a double still holds
+/// exactly; one past it, 2^53 + 1 rounds back to 2^53, so a walk counting by one stalls there.
+const STALL: f64 = (MAX_SAFE_INTEGER + 1) as f64;
 
 /// The edits without duplicates, and how many were dropped (§1.9.2).
 pub(crate) fn dedupe(edits: Vec<Edit>) -> (Vec<Edit>, usize) {
