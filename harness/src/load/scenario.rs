@@ -11,7 +11,7 @@ use vvoc_reference::{JsString, Json, Object, Tool};
 use crate::load::error::LoadError;
 use crate::load::vector::valid_id;
 use crate::scenario::model::{Reply, Scenario, ScenarioProblem, Step};
-use crate::scenario::paths::{KeyKind, Placement, ROOT, check_key, placement};
+use crate::scenario::paths::{KeyKind, Placement, ROOT, check_key, path_fields, placement};
 use crate::scenario::tree::{Entry, Tree};
 
 const MEMBERS: [&str; 5] = ["id", "note", "files", "steps", "after"];
@@ -307,21 +307,6 @@ fn parse_step(tool: Tool, step: usize, item: &Json) -> Result<Step, ScenarioProb
             }
             Ok(Step::Write(writes))
         }
-    }
-}
-
-/// The path fields of each executed tool.
-fn path_fields(tool: Tool) -> &'static [&'static str] {
-    match tool {
-        Tool::HashlineEdit => &["filePath", "rename"],
-        Tool::StrReplaceEditor => &["path"],
-        Tool::WorkItemOpen
-        | Tool::WorkItemList
-        | Tool::WorkItemClose
-        | Tool::WorkItemDecide
-        | Tool::WorkCheckpoint
-        | Tool::WebSearch
-        | Tool::WebFetch => &[],
     }
 }
 

@@ -1,10 +1,24 @@
 //! The path rules of scenario files: clean relative keys for files, and `{root}`-paths that stay
 //! inside the scenario's directory (interfaces.md §9.1).
 
-use vvoc_reference::{JsString, Json, Object};
+use vvoc_reference::catalog::PathKind;
+use vvoc_reference::{JsString, Json, Object, Tool};
 
 /// The placeholder for the scenario's directory.
 pub const ROOT: &str = "{root}";
+
+/// The members of a `tool` call that name a file on the host: the fields the catalog declares
+/// absolute-file (§5.4), in declared order. A scenario keeps each of them inside `{root}`.
+pub fn path_fields(tool: Tool) -> impl Iterator<Item = &'static str> {
+    tool.spec()
+        .path_kinds
+        .iter()
+        .filter(|declared| match declared.kind {
+            PathKind::AbsoluteFile => true,
+            PathKind::ExactFile | PathKind::DirectorySubtree | PathKind::Url => false,
+        })
+        .map(|declared| declared.field)
+}
 
 /// What a key of `files`, `after` or `write` names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,6 +177,25 @@ mod tests {
 
     fn place(text: &str) -> Placement {
         placement(&JsString::from(text))
+    }
+
+    #[test]
+    fn the_path_fields_are_top_level_members_and_only_executed_tools_have_them() {
+        for tool in Tool::ALL {
+            let fields: Vec<&str> = path_fields(tool).collect();
+            assert_eq!(
+                !fields.is_empty(),
+                vvoc_reference::exec::executes(tool),
+                "{tool}: {fields:?}"
+            );
+            for field in fields {
+                // A call is checked by looking the field up as a member of the input object.
+                assert!(
+                    tool.spec().fields.iter().any(|f| f.name == field),
+                    "{tool}: {field} is no member of the input"
+                );
+            }
+        }
     }
 
     #[test]
