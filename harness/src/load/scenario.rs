@@ -183,14 +183,75 @@ fn entry(
 
 const STEP_MEMBERS: [&str; 5] = ["call", "anchors", "write", "output", "throws"];
 
+/// Reads step `step` of a scenario: its kind, then what that kind holds.
 fn parse_step(tool: Tool, step: usize, item: &Json) -> Result<Step, ScenarioProblem> {
     let bad = |reason: String| ScenarioProblem::BadStep { step, reason };
     let object = item
         .as_object()
         .ok_or_else(|| bad("a step must be an object".to_owned()))?;
-    let kinds: Vec<&str> = ["call", "anchors", "write"]
+    let kind = step_kind(object).map_err(bad)?;
+    let text = |name: &str| match object.get(name) {
+        None => Ok(None),
+        Some(Json::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(bad(format!("{name:?} must be a string"))),
+    };
+    let reply = Texts {
+        output: text("output")?,
+        throws: text("throws")?,
+    };
+    match kind {
+        StepKind::Call => call_step(tool, object, reply).map_err(bad),
+        StepKind::Anchors => anchors_step(tool, object, reply).map_err(bad),
+        StepKind::Write => write_step(step, object, reply),
+    }
+}
+
+/// The kinds of step, each named by the member that holds what it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StepKind {
+    /// `{"call", "output" or "throws"}`: a call of the tool and what it returns or raises.
+    Call,
+    /// `{"anchors", "output"}`: the anchored view of a file (`hashline_edit` only).
+    Anchors,
+    /// `{"write"}`: files written between calls.
+    Write,
+}
+
+impl StepKind {
+    /// Every kind, in the order messages list them.
+    const ALL: [StepKind; 3] = [StepKind::Call, StepKind::Anchors, StepKind::Write];
+
+    /// The member that makes a step of this kind.
+    const fn member(self) -> &'static str {
+        match self {
+            StepKind::Call => "call",
+            StepKind::Anchors => "anchors",
+            StepKind::Write => "write",
+        }
+    }
+
+    /// The members a step of this kind may have, in words.
+    const fn members(self) -> &'static str {
+        match self {
+            StepKind::Call => "call and one of output and throws",
+            StepKind::Anchors => "anchors and output",
+            StepKind::Write => "write",
+        }
+    }
+}
+
+/// The `output` and `throws` texts of a step, either of them absent.
+#[derive(Debug)]
+struct Texts {
+    output: Option<JsString>,
+    throws: Option<JsString>,
+}
+
+/// The one kind of a step, refusing a step of no kind, of two, or with a member no step has.
+fn step_kind(object: &Object) -> Result<StepKind, String> {
+    let kinds: Vec<StepKind> = StepKind::ALL
         .into_iter()
-        .filter(|k| object.contains(k))
+        .filter(|k| object.contains(k.member()))
         .collect();
     let kind = match kinds[..] {
         [kind] => kind,
@@ -199,115 +260,97 @@ fn parse_step(tool: Tool, step: usize, item: &Json) -> Result<Step, ScenarioProb
                 .iter()
                 .map(|(k, _)| format!("{:?}", k.to_string()))
                 .collect();
-            return Err(bad(format!(
+            return Err(format!(
                 "unknown step kind (members: {}); a step is {{\"call\", \"output\" or \"throws\"}}, {{\"anchors\", \"output\"}} or {{\"write\"}}",
                 members.join(", ")
-            )));
+            ));
         }
         _ => {
-            return Err(bad(format!(
-                "a step has one kind, not {}",
-                kinds.join(" and ")
-            )));
+            let names: Vec<&str> = kinds.iter().map(|k| k.member()).collect();
+            return Err(format!("a step has one kind, not {}", names.join(" and ")));
         }
     };
     if let Some((name, _)) = object
         .iter()
         .find(|(k, _)| !STEP_MEMBERS.iter().any(|m| k.eq_str(m)))
     {
-        return Err(bad(format!(
-            "unknown member {:?}; a {kind} step has only {}",
+        return Err(format!(
+            "unknown member {:?}; a {} step has only {}",
             name.to_string(),
-            match kind {
-                "call" => "call and one of output and throws",
-                "anchors" => "anchors and output",
-                _ => "write",
-            }
-        )));
+            kind.member(),
+            kind.members()
+        ));
     }
-    let text = |name: &str| match object.get(name) {
-        None => Ok(None),
-        Some(Json::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(bad(format!("{name:?} must be a string"))),
+    Ok(kind)
+}
+
+/// A call step: the input, its paths kept inside `{root}`, and the one reply it expects.
+fn call_step(tool: Tool, object: &Object, reply: Texts) -> Result<Step, String> {
+    let input = object.get("call").cloned().unwrap_or(Json::Null);
+    check_call_paths(tool, &input)?;
+    let expect = match (reply.output, reply.throws) {
+        (Some(o), None) => Reply::Output(o),
+        (None, Some(t)) => Reply::Throws(t),
+        (Some(_), Some(_)) => {
+            return Err("a call step has one of \"output\" and \"throws\", not both".to_owned());
+        }
+        (None, None) => {
+            return Err(
+                "a call step needs \"output\" (the returned text) or \"throws\" (the raised error's message)".to_owned(),
+            );
+        }
     };
-    let (output, throws) = (text("output")?, text("throws")?);
-    match kind {
-        "call" => {
-            let input = object.get("call").cloned().unwrap_or(Json::Null);
-            check_call_paths(tool, &input).map_err(&bad)?;
-            let expect = match (output, throws) {
-                (Some(o), None) => Reply::Output(o),
-                (None, Some(t)) => Reply::Throws(t),
-                (Some(_), Some(_)) => {
-                    return Err(bad(
-                        "a call step has one of \"output\" and \"throws\", not both".to_owned(),
-                    ));
-                }
-                (None, None) => {
-                    return Err(bad(
-                        "a call step needs \"output\" (the returned text) or \"throws\" (the raised error's message)".to_owned(),
-                    ));
-                }
-            };
-            Ok(Step::Call { input, expect })
-        }
-        "anchors" => {
-            if tool != Tool::HashlineEdit {
-                return Err(bad(format!(
-                    "an anchors step belongs to hashline_edit scenarios; {tool} has no anchored view"
-                )));
-            }
-            let Some(Json::String(path)) = object.get("anchors") else {
-                return Err(bad(
-                    "\"anchors\" must be the path of a file, a string".to_owned()
-                ));
-            };
-            match placement(path) {
-                Placement::Inside if path.to_str().is_some() => {}
-                Placement::Inside => {
-                    return Err(bad("the anchors path holds a lone surrogate".to_owned()));
-                }
-                Placement::Relative => {
-                    return Err(bad(format!(
-                        "the anchors path {path} must start with {ROOT}/"
-                    )));
-                }
-                Placement::Outside(why) => {
-                    return Err(bad(format!("the anchors path {path} {why}")));
-                }
-            }
-            match (output, throws) {
-                (Some(expect), None) => Ok(Step::Anchors {
-                    path: path.clone(),
-                    expect,
-                }),
-                (_, Some(_)) => Err(bad(
-                    "an anchors step gives an \"output\"; it never throws".to_owned()
-                )),
-                (None, None) => Err(bad(
-                    "an anchors step needs \"output\", the anchored view".to_owned()
-                )),
-            }
-        }
-        _ => {
-            if output.is_some() || throws.is_some() {
-                return Err(bad(
-                    "a write step has no \"output\" or \"throws\"".to_owned()
-                ));
-            }
-            let Some(Json::Object(files)) = object.get("write") else {
-                return Err(bad(
-                    "\"write\" must be an object of relative paths to contents or null".to_owned(),
-                ));
-            };
-            let at = format!("steps[{step}].write");
-            let mut writes = Vec::with_capacity(files.len());
-            for (key, value) in files.iter() {
-                writes.push(entry(&at, key, value)?);
-            }
-            Ok(Step::Write(writes))
-        }
+    Ok(Step::Call { input, expect })
+}
+
+/// An anchors step of a `hashline_edit` scenario: a `{root}`-path and the view it expects.
+fn anchors_step(tool: Tool, object: &Object, reply: Texts) -> Result<Step, String> {
+    if tool != Tool::HashlineEdit {
+        return Err(format!(
+            "an anchors step belongs to hashline_edit scenarios; {tool} has no anchored view"
+        ));
     }
+    let Some(Json::String(path)) = object.get("anchors") else {
+        return Err("\"anchors\" must be the path of a file, a string".to_owned());
+    };
+    match placement(path) {
+        Placement::Inside if path.to_str().is_some() => {}
+        Placement::Inside => return Err("the anchors path holds a lone surrogate".to_owned()),
+        Placement::Relative => {
+            return Err(format!("the anchors path {path} must start with {ROOT}/"));
+        }
+        Placement::Outside(why) => return Err(format!("the anchors path {path} {why}")),
+    }
+    match (reply.output, reply.throws) {
+        (Some(expect), None) => Ok(Step::Anchors {
+            path: path.clone(),
+            expect,
+        }),
+        (_, Some(_)) => Err("an anchors step gives an \"output\"; it never throws".to_owned()),
+        (None, None) => Err("an anchors step needs \"output\", the anchored view".to_owned()),
+    }
+}
+
+/// A write step: its entries, read like those of `files`, under `steps[<step>].write`.
+fn write_step(step: usize, object: &Object, reply: Texts) -> Result<Step, ScenarioProblem> {
+    let bad = |reason: &str| ScenarioProblem::BadStep {
+        step,
+        reason: reason.to_owned(),
+    };
+    if reply.output.is_some() || reply.throws.is_some() {
+        return Err(bad("a write step has no \"output\" or \"throws\""));
+    }
+    let Some(Json::Object(files)) = object.get("write") else {
+        return Err(bad(
+            "\"write\" must be an object of relative paths to contents or null",
+        ));
+    };
+    let at = format!("steps[{step}].write");
+    let mut writes = Vec::with_capacity(files.len());
+    for (key, value) in files.iter() {
+        writes.push(entry(&at, key, value)?);
+    }
+    Ok(Step::Write(writes))
 }
 
 /// Refuses a call whose path fields point outside `{root}`, and a `hashline_edit` call with a
