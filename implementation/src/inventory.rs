@@ -5,7 +5,7 @@
 //! names one of these rules. Rules of execution (`execution.md`) close each editor's list.
 
 use crate::catalog::{Field, Node, StringKind, Tool};
-use crate::rule::{Check, RuleId};
+use crate::rule::{Check, Pattern, RuleId};
 
 /// Every rule of every tool, in document order, structural rules before branch rules.
 pub fn inventory() -> Vec<RuleId> {
@@ -15,16 +15,16 @@ pub fn inventory() -> Vec<RuleId> {
 /// Every rule of one tool.
 pub fn tool_inventory(tool: Tool) -> Vec<RuleId> {
     let mut rules = Vec::new();
-    let mut add = |pattern: &str, check: Check| {
+    let mut add = |pattern: &Pattern, check: Check| {
         rules.push(RuleId::Structural {
             tool,
-            pattern: pattern.to_owned(),
+            pattern: pattern.as_str().to_owned(),
             check,
         });
     };
-    add("(root)", Check::Type);
-    add("(root)", Check::UnknownKey);
-    fields(&tool.spec().fields, "", &mut add);
+    add(&Pattern::root(), Check::Type);
+    add(&Pattern::root(), Check::UnknownKey);
+    fields(&tool.spec().fields, &Pattern::root(), &mut add);
     rules.extend(
         crate::rules::names(tool)
             .into_iter()
@@ -42,19 +42,14 @@ pub fn tool_inventory(tool: Tool) -> Vec<RuleId> {
     rules
 }
 
-fn fields(fields: &[Field], base: &str, add: &mut impl FnMut(&str, Check)) {
+fn fields(fields: &[Field], base: &Pattern, add: &mut impl FnMut(&Pattern, Check)) {
     for field in fields {
-        let pattern = if base.is_empty() {
-            field.name.to_owned()
-        } else {
-            format!("{base}.{}", field.name)
-        };
-        node(&field.node, &pattern, field.required, add);
+        node(&field.node, &base.field(field.name), field.required, add);
     }
 }
 
 /// The checks of one node; `required` adds the check of an absent member where it is reported.
-fn node(node: &Node, pattern: &str, required: bool, add: &mut impl FnMut(&str, Check)) {
+fn node(node: &Node, pattern: &Pattern, required: bool, add: &mut impl FnMut(&Pattern, Check)) {
     // An absent union is reported by each branch, at the branch's pattern.
     if required && !matches!(node, Node::Union(_)) {
         add(pattern, Check::Required);
@@ -75,7 +70,7 @@ fn node(node: &Node, pattern: &str, required: bool, add: &mut impl FnMut(&str, C
                 Check::MaxItems,
                 add,
             );
-            self::node(element, &format!("{pattern}[]"), false, add);
+            self::node(element, &pattern.element(), false, add);
         }
         Node::String(kind) => {
             add(pattern, Check::Type);
@@ -102,19 +97,19 @@ fn node(node: &Node, pattern: &str, required: bool, add: &mut impl FnMut(&str, C
         Node::Literal(_) => add(pattern, Check::Literal),
         Node::Union(branches) => {
             for (i, branch) in branches.iter().enumerate() {
-                self::node(branch, &format!("{pattern}#{}", i + 1), required, add);
+                self::node(branch, &pattern.branch(i), required, add);
             }
         }
     }
 }
 
 fn length_checks(
-    pattern: &str,
+    pattern: &Pattern,
     min: Option<u32>,
     max: Option<u32>,
     too_short: Check,
     too_long: Check,
-    add: &mut impl FnMut(&str, Check),
+    add: &mut impl FnMut(&Pattern, Check),
 ) {
     if min.is_some() {
         add(pattern, too_short);

@@ -3,6 +3,7 @@
 use crate::issue::MAX_PATH;
 use crate::js_string::JsString;
 use crate::js_text::{Piece, js_static};
+use crate::rule::Pattern;
 use crate::text::{push_path_name, truncate};
 
 /// A path into the input: a member name, an array index, or a union branch (invisible in issues).
@@ -68,25 +69,16 @@ impl<'a> Path<'a> {
 
     /// The path as a rule pattern: indexes as `[]`, union branches as `#1`, `#2`, input keys left out.
     pub fn pattern(&self) -> String {
-        let mut text = String::new();
+        let mut pattern = Pattern::root();
         for seg in self.segments() {
             match seg {
-                Seg::Field(name) => {
-                    if !text.is_empty() {
-                        text.push('.');
-                    }
-                    text.push_str(name);
-                }
-                Seg::Index(_) => text.push_str("[]"),
-                Seg::Branch(i) => text.push_str(&format!("#{}", i + 1)),
+                Seg::Field(name) => pattern.push_field(name),
+                Seg::Index(_) => pattern.push_element(),
+                Seg::Branch(i) => pattern.push_branch(i),
                 Seg::Key(_) => {}
             }
         }
-        if text.is_empty() {
-            "(root)".to_owned()
-        } else {
-            text
-        }
+        pattern.into_string()
     }
 
     /// The segments from the root down, for the rule pattern: found by walking up from here for

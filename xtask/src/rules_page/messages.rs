@@ -7,28 +7,6 @@ use vvoc_reference::RuleId;
 
 use super::Seen;
 
-/// A rendered issue path with every array index written `[]`.
-pub(super) fn index_free(path: &str) -> String {
-    let mut out = String::new();
-    let mut rest = path;
-    while let Some(open) = rest.find('[') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        match after.find(']') {
-            Some(close) if close > 0 && after[..close].bytes().all(|b| b.is_ascii_digit()) => {
-                out.push_str("[]");
-                rest = &after[close + 1..];
-            }
-            _ => {
-                out.push('[');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 /// The issue lines of one rule: one per code and path (the path only for a branch rule, since a
 /// structural rule's id holds its pattern), with the messages and expected strings as templates.
 pub(super) fn message_lines(rule: &RuleId, seen: &[Seen]) -> Vec<String> {
@@ -176,7 +154,7 @@ pub(super) fn code_span(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{code_span, index_free, template};
+    use super::{code_span, template};
 
     #[test]
     fn templates_cut_on_word_boundaries() {
@@ -196,9 +174,7 @@ mod tests {
     }
 
     #[test]
-    fn paths_lose_their_indexes_and_spans_their_backquotes() {
-        assert_eq!(index_free("items[12].edits[0].pos"), "items[].edits[].pos");
-        assert_eq!(index_free("a[b]"), "a[b]");
+    fn spans_take_their_backquotes() {
         assert_eq!(code_span("a `b` c"), "``a `b` c``");
         assert_eq!(code_span("x\ny"), "`x⏎y`");
     }

@@ -12,6 +12,7 @@ use vvoc_reference::catalog::{Count, Field, Limit, Node, Range, StringKind, Tool
 use vvoc_reference::document::GENERATOR_COMMAND;
 use vvoc_reference::exec::exec_rules;
 use vvoc_reference::inventory::tool_inventory;
+use vvoc_reference::rule::Pattern;
 use vvoc_reference::{Check, RuleId, validate_traced};
 
 use crate::docs::Output;
@@ -19,7 +20,7 @@ use crate::mutants::rows::{Row, load};
 
 mod messages;
 
-use messages::{code_span, index_free, message_lines};
+use messages::{code_span, message_lines};
 
 /// Where the page goes, relative to the workspace root.
 pub const PATH: &str = "docs/rules.md";
@@ -209,28 +210,27 @@ fn tool_section(tool: Tool, out: &mut String) {
 /// Every node of a tool's catalog by its field pattern, as the inventory names them.
 fn nodes_of(tool: Tool) -> BTreeMap<String, &'static Node> {
     let mut nodes = BTreeMap::new();
-    walk_fields(&tool.spec().fields, "", &mut nodes);
+    walk_fields(&tool.spec().fields, &Pattern::root(), &mut nodes);
     nodes
 }
 
-fn walk_fields(fields: &'static [Field], base: &str, nodes: &mut BTreeMap<String, &'static Node>) {
+fn walk_fields(
+    fields: &'static [Field],
+    base: &Pattern,
+    nodes: &mut BTreeMap<String, &'static Node>,
+) {
     for field in fields {
-        let pattern = if base.is_empty() {
-            field.name.to_owned()
-        } else {
-            format!("{base}.{}", field.name)
-        };
-        walk_node(&field.node, pattern, nodes);
+        walk_node(&field.node, base.field(field.name), nodes);
     }
 }
 
-fn walk_node(node: &'static Node, pattern: String, nodes: &mut BTreeMap<String, &'static Node>) {
+fn walk_node(node: &'static Node, pattern: Pattern, nodes: &mut BTreeMap<String, &'static Node>) {
     match node {
         Node::Object(members) => walk_fields(members, &pattern, nodes),
-        Node::Array(element, _) => walk_node(element, format!("{pattern}[]"), nodes),
+        Node::Array(element, _) => walk_node(element, pattern.element(), nodes),
         Node::Union(branches) => {
             for (i, branch) in branches.iter().enumerate() {
-                walk_node(branch, format!("{pattern}#{}", i + 1), nodes);
+                walk_node(branch, pattern.branch(i), nodes);
             }
         }
         Node::String(_)
@@ -241,12 +241,12 @@ fn walk_node(node: &'static Node, pattern: String, nodes: &mut BTreeMap<String, 
         | Node::Literal(_)
         | Node::Null => {}
     }
-    nodes.insert(pattern, node);
+    nodes.insert(pattern.into_string(), node);
 }
 
 /// What a structural check refuses, as the end of the sentence "Refuses ...".
 fn refuses(pattern: &str, check: Check, node: Option<&Node>) -> String {
-    let at = if pattern == "(root)" {
+    let at = if pattern == Pattern::ROOT {
         "the input".to_owned()
     } else {
         format!("`{pattern}`")
@@ -372,7 +372,7 @@ fn cover(vectors: &[Vector], rows: &[Row]) -> (BTreeMap<String, Covered>, Vec<St
             let issue = traced.issue;
             let seen = (
                 issue.code.to_string(),
-                index_free(&issue.path.to_string_lossy()),
+                Pattern::of_issue_path(&issue.path.to_string_lossy(), |name| name).into_string(),
                 issue.message.to_string_lossy(),
                 issue.expected.map(|e| e.to_string_lossy()),
             );
