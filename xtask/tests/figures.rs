@@ -212,10 +212,14 @@ fn changing_any_quoted_figure_fails_naming_the_file_the_line_and_the_right_value
 
 #[test]
 fn a_count_of_the_suite_that_no_row_checks_fails() {
+    let before = problems_of(&docs());
     let mut docs = docs();
     docs[0].1.push_str("\nThe suite has 12 scenario files.\n");
     let lines = docs[0].1.lines().count();
-    let problems = problems_of(&docs);
+    let problems: Vec<String> = problems_of(&docs)
+        .into_iter()
+        .filter(|p| !before.contains(p))
+        .collect();
     assert_eq!(
         problems,
         [format!(
