@@ -38,7 +38,8 @@ fn report(dir: &Path) -> Json {
     ))
 }
 
-/// The classes of a report: (tool, pattern, kind, minimal input as compact JSON).
+/// The classes of a report: (tool, place, kind, minimal input as compact JSON), the place being
+/// the rule's id without its tool where the class has a rule, else its pattern.
 fn classes(report: &Json) -> Vec<(String, String, String, String)> {
     let member = |o: &Object, name: &str| o.get(name).map(Json::to_compact).unwrap_or_default();
     report
@@ -50,9 +51,11 @@ fn classes(report: &Json) -> Vec<(String, String, String, String)> {
         .filter_map(Json::as_object)
         .map(|c| {
             let name = |n: &str| c.get(n).and_then(Json::as_string).map(|s| s.to_string());
+            let tool = name("tool").unwrap_or_default();
+            let rule = name("rule").map(|r| r.trim_start_matches(&format!("{tool}:")).to_owned());
             (
-                name("tool").unwrap_or_default(),
-                name("pattern").unwrap_or_default(),
+                tool,
+                rule.or_else(|| name("pattern")).unwrap_or_default(),
                 name("kind").unwrap_or_default(),
                 member(c, "minimal"),
             )
@@ -90,22 +93,19 @@ fn planted(plant: &str, tool: &str, count: &str) -> Json {
 }
 
 #[test]
-fn an_off_by_one_bound_is_found_shrunk_to_the_bound_and_classed() {
+fn an_off_by_one_bound_is_one_class_of_its_rule_shrunk_to_the_bound_alone() {
     let report = planted("off-by-one", "web_search", "3000");
     let found = classes(&report);
-    // The members' order is the generated input's; the members are what the bound needs.
-    let minimal = found
-        .iter()
-        .find(|(_, _, kind, _)| kind == "accepted")
-        .map(|(_, _, _, minimal)| minimal.clone());
-    let minimal = minimal.unwrap_or_else(|| format!("no accepted class in {found:?}"));
-    assert!(
-        [r#"{"query":"a","count":21}"#, r#"{"count":21,"query":"a"}"#].contains(&minimal.as_str()),
-        "{found:?}"
-    );
-    assert!(
-        found.iter().all(|(_, pattern, _, _)| pattern == "count"),
-        "{found:?}"
+    // The peer lacks the bound's issue whether or not the input earns others (a missing query
+    // among them), so the smallest input of the class is the bound alone.
+    assert_eq!(
+        found,
+        vec![(
+            "web_search".to_owned(),
+            "count:maximum".to_owned(),
+            "accepted".to_owned(),
+            r#"{"count":21}"#.to_owned()
+        )]
     );
 }
 
@@ -117,7 +117,7 @@ fn a_wrong_message_is_found_shrunk_to_the_field_alone_and_classed() {
         found,
         vec![(
             "web_fetch".to_owned(),
-            "timeout".to_owned(),
+            "timeout:maximum".to_owned(),
             "message".to_owned(),
             r#"{"timeout":121}"#.to_owned()
         )]
@@ -143,6 +143,35 @@ fn a_missing_trim_is_found_shrunk_to_one_padded_unit_and_classed() {
     let id = id.expect("a workItemId").to_string();
     assert_eq!(id.chars().count(), 2, "{minimal}");
     assert!(id.contains('a') && id.trim() == "a", "{minimal}");
+}
+
+#[test]
+fn a_trimming_bug_is_one_class_named_by_its_rule_whatever_other_fields_the_inputs_have() {
+    let report = planted("trimmed-query", "web_search", "3000");
+    let found = classes(&report);
+    // Blank queries come with bad counts, freshness values and stray members too; each of those
+    // inputs is the same bug, found by the same rule.
+    let count = report
+        .as_object()
+        .and_then(|o| o.get("findings"))
+        .and_then(Json::as_f64);
+    assert!(count.is_some_and(|n| n > 1.0), "{found:?}");
+    assert_eq!(found.len(), 1, "{found:?}");
+    let (tool, place, kind, minimal) = &found[0];
+    assert_eq!(
+        (tool.as_str(), place.as_str(), kind.as_str()),
+        ("web_search", "query:min-length", "refused"),
+        "{found:?}"
+    );
+    // One member of the trimming set is as small as a blank query gets.
+    let input = Json::parse(minimal).expect("JSON");
+    let query = input
+        .as_object()
+        .and_then(|o| o.get("query"))
+        .and_then(Json::as_string)
+        .map(|q| q.to_string());
+    assert_eq!(query.as_deref().map(str::trim), Some(""), "{minimal}");
+    assert_eq!(query.map(|q| q.chars().count()), Some(1), "{minimal}");
 }
 
 #[test]
@@ -276,7 +305,10 @@ fn a_second_peer_can_stand_in_for_the_reference() {
         stdout.contains("fake-peer 0 against vvoc-reference"),
         "{stdout}"
     );
-    assert!(stdout.contains(r#"web_fetch timeout message"#), "{stdout}");
+    assert!(
+        stdout.contains("web_fetch timeout:maximum message"),
+        "{stdout}"
+    );
     assert!(stdout.contains(r#"{"timeout":121}"#), "{stdout}");
 }
 

@@ -1,144 +1,32 @@
-//! Classes of disagreement: the tool, the path where the answers first differ (indexes as `[*]`,
-//! member names the tool does not declare as `?`), and the kind of difference. A finding and its
-//! shrunk input belong to the same class.
+//! Classifying a disagreement: the issue that differs (looked for on both sides, so the other
+//! issues an input earns do not move it) named by its rule, the output member that differs, or
+//! the failure of a side that gave no verdict.
 
 use std::collections::BTreeSet;
-use std::fmt;
 
 use vvoc_reference::catalog::{Node, Tool};
-use vvoc_reference::{Issue, JsString, Json, Object, Verdict};
+use vvoc_reference::rule::Pattern;
+use vvoc_reference::{Issue, JsString, Json, Object, Verdict, validate_traced};
 
 use crate::compare::{Level, matches};
+use crate::fuzz::align::{Difference, Member, difference};
+use crate::fuzz::class::{Class, Failure, Kind};
+use crate::fuzz::names::RuleNames;
 use crate::outcome::Answer;
-
-/// A class of disagreement.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Class {
-    /// The tool.
-    pub tool: Tool,
-    /// Where the answers first differ, as a pattern (`items[*].title`, `(root)`).
-    pub pattern: String,
-    /// How they differ.
-    pub kind: Kind,
-}
-
-impl fmt::Display for Class {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {} {}", self.tool, self.pattern, self.kind)
-    }
-}
-
-/// How two answers differ; "expected" is the reference's (or `--against`'s) answer, "received"
-/// the peer's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
-    /// Expected an acceptance, received a refusal.
-    Refused,
-    /// Expected a refusal, received an acceptance.
-    Accepted,
-    /// Both accept, with different normalized outputs.
-    Output,
-    /// The received refusal lacks an issue the expected one has.
-    MissingIssue,
-    /// The received refusal has an issue beyond the expected ones.
-    ExtraIssue,
-    /// The first differing issue differs in its code.
-    Code,
-    /// ... in its path.
-    Path,
-    /// ... in its message.
-    Message,
-    /// ... in its `expected` member.
-    Expected,
-    /// ... in its `received` member.
-    Received,
-    /// The peer gave no verdict.
-    Failed(Failure),
-    /// The `--against` peer gave no verdict.
-    AgainstFailed(Failure),
-}
-
-/// An answer that is not a verdict.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Failure {
-    /// An `error` answer.
-    Error,
-    /// No answer in time.
-    Timeout,
-    /// The peer died before answering.
-    Crash,
-    /// The answer broke the protocol.
-    ProtocolError,
-    /// The tool is not implemented.
-    Unsupported,
-}
-
-impl Kind {
-    /// The kind's name in summaries and reports.
-    pub fn name(self) -> String {
-        let failure = |f: Failure| match f {
-            Failure::Error => "error",
-            Failure::Timeout => "timeout",
-            Failure::Crash => "crash",
-            Failure::ProtocolError => "protocol-error",
-            Failure::Unsupported => "unsupported",
-        };
-        match self {
-            Kind::Refused => "refused".to_owned(),
-            Kind::Accepted => "accepted".to_owned(),
-            Kind::Output => "output".to_owned(),
-            Kind::MissingIssue => "missing-issue".to_owned(),
-            Kind::ExtraIssue => "extra-issue".to_owned(),
-            Kind::Code => "code".to_owned(),
-            Kind::Path => "path".to_owned(),
-            Kind::Message => "message".to_owned(),
-            Kind::Expected => "expected".to_owned(),
-            Kind::Received => "received".to_owned(),
-            Kind::Failed(f) => failure(f).to_owned(),
-            Kind::AgainstFailed(f) => format!("against-{}", failure(f)),
-        }
-    }
-
-    /// Whether a finding of this kind is shrunk: not when reproducing it costs a peer restart.
-    pub fn shrinkable(self) -> bool {
-        match self {
-            Kind::Failed(f) | Kind::AgainstFailed(f) => matches!(f, Failure::Error),
-            Kind::Refused
-            | Kind::Accepted
-            | Kind::Output
-            | Kind::MissingIssue
-            | Kind::ExtraIssue
-            | Kind::Code
-            | Kind::Path
-            | Kind::Message
-            | Kind::Expected
-            | Kind::Received => true,
-        }
-    }
-}
-
-impl fmt::Display for Kind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.name())
-    }
-}
 
 /// Classifies the answers to one input of one tool.
 #[derive(Debug)]
 pub struct Classifier {
     /// The member names each tool declares, indexed by `Tool as usize`.
     declared: Vec<BTreeSet<&'static str>>,
-}
-
-impl Default for Classifier {
-    fn default() -> Classifier {
-        Classifier::new()
-    }
+    /// The rules behind issues, learnt from the vectors.
+    names: RuleNames,
 }
 
 impl Classifier {
-    /// A classifier knowing every tool's declared names.
-    pub fn new() -> Classifier {
+    /// A classifier knowing every tool's declared names and the rules the reference names for
+    /// the issues of `vectors` (each input with its tool).
+    pub fn new(vectors: &[(Tool, Json)]) -> Classifier {
         let declared = Tool::ALL
             .iter()
             .map(|tool| {
@@ -149,195 +37,153 @@ impl Classifier {
                 names
             })
             .collect();
-        Classifier { declared }
+        Classifier {
+            declared,
+            names: RuleNames::learn(vectors),
+        }
     }
 
-    /// The class of the disagreement between `expected` and `received` at `level`, or `None`
-    /// when they agree.
+    /// The class of the disagreement between `expected` and `received` on `input` at `level`,
+    /// or `None` when they agree.
     pub fn classify(
         &self,
         tool: Tool,
+        input: &Json,
         expected: &Answer,
         received: &Answer,
         level: Level,
     ) -> Option<Class> {
-        let (pattern, kind) = match (expected, received) {
+        match (expected, received) {
             (Answer::Verdict(e), Answer::Verdict(r)) => {
                 if matches(e, r, level) {
                     return None;
                 }
-                self.verdicts(tool, e, r, level)
+                Some(self.verdicts(tool, input, e, r, level))
             }
-            (Answer::Verdict(_), other) => ("(root)".to_owned(), Kind::Failed(failure(other))),
-            (other, _) => ("(root)".to_owned(), Kind::AgainstFailed(failure(other))),
-        };
-        Some(Class {
-            tool,
-            pattern,
-            kind,
-        })
-    }
-
-    fn verdicts(&self, tool: Tool, e: &Verdict, r: &Verdict, level: Level) -> (String, Kind) {
-        let at = |issues: &[Issue], i: usize| {
-            issues.get(i).map_or_else(
-                || "(root)".to_owned(),
-                |issue| self.pattern(tool, &issue.path),
-            )
-        };
-        match (e, r) {
-            (Verdict::Accept(_), Verdict::Reject(r)) => (at(r, 0), Kind::Refused),
-            (Verdict::Reject(e), Verdict::Accept(_)) => (at(e, 0), Kind::Accepted),
-            (Verdict::Accept(a), Verdict::Accept(b)) => {
-                let mut pattern = String::new();
-                self.output_difference(tool, a, b, &mut pattern);
-                let pattern = match pattern.is_empty() {
-                    true => "(root)".to_owned(),
-                    false => pattern,
-                };
-                (pattern, Kind::Output)
-            }
-            (Verdict::Reject(e), Verdict::Reject(r)) => {
-                let same = |a: &Issue, b: &Issue| match level {
-                    Level::Exact => a == b,
-                    Level::Verdict | Level::First | Level::Issues => {
-                        a.code == b.code && a.path == b.path
-                    }
-                };
-                let position = e
-                    .iter()
-                    .zip(r)
-                    .position(|(a, b)| !same(a, b))
-                    .unwrap_or(e.len().min(r.len()));
-                match (e.get(position), r.get(position)) {
-                    (Some(a), Some(b)) => (at(e, position), member_kind(a, b)),
-                    (Some(_), None) => (at(e, position), Kind::MissingIssue),
-                    (None, _) => (at(r, position), Kind::ExtraIssue),
-                }
-            }
+            (Answer::Verdict(_), other) => Some(at_root(tool, Kind::Failed(failure(other)))),
+            (other, _) => Some(at_root(tool, Kind::AgainstFailed(failure(other)))),
         }
     }
 
-    /// An issue path as a pattern: `[n]` as `[*]`, names the tool does not declare as `?`.
+    /// An issue path as a pattern: `[n]` as `[]`, names the tool does not declare as `?`.
     pub fn pattern(&self, tool: Tool, path: &JsString) -> String {
-        if path.eq_str("(root)") {
-            return "(root)".to_owned();
-        }
+        let declared = &self.declared[tool as usize];
         let text = path.to_string_lossy();
-        let mut out = String::new();
-        let mut name = String::new();
-        let mut chars = text.chars().peekable();
-        let mut pending = false;
-        while let Some(c) = chars.next() {
-            match c {
-                '\\' => {
-                    name.extend(chars.next());
-                    pending = true;
-                }
-                '.' => {
-                    self.push_name(tool, &mut out, &name, pending);
-                    name.clear();
-                    pending = true;
-                }
-                '[' => {
-                    self.push_name(tool, &mut out, &name, pending);
-                    name.clear();
-                    pending = false;
-                    for d in chars.by_ref() {
-                        if d == ']' {
-                            break;
-                        }
-                    }
-                    out.push_str("[*]");
-                }
-                other => {
-                    name.push(other);
-                    pending = true;
-                }
+        Pattern::of_issue_path(&text, |name| match declared.contains(name) {
+            true => name,
+            false => "?",
+        })
+        .into_string()
+    }
+
+    fn verdicts(&self, tool: Tool, input: &Json, e: &Verdict, r: &Verdict, level: Level) -> Class {
+        let (issues_e, issues_r) = match (e, r) {
+            (Verdict::Accept(a), Verdict::Accept(b)) => {
+                let mut pattern = Pattern::root();
+                self.output_difference(tool, a, b, &mut pattern);
+                return Class {
+                    tool,
+                    pattern: pattern.into_string(),
+                    rule: None,
+                    kind: Kind::Output,
+                };
             }
-        }
-        self.push_name(tool, &mut out, &name, pending);
-        match out.is_empty() {
-            true => "(root)".to_owned(),
-            false => out,
+            (Verdict::Accept(_), Verdict::Reject(r)) => (&[][..], &r[..]),
+            (Verdict::Reject(e), Verdict::Accept(_)) => (&e[..], &[][..]),
+            (Verdict::Reject(e), Verdict::Reject(r)) => (&e[..], &r[..]),
+        };
+        let (issue, kind) = match difference(issues_e, issues_r, level) {
+            Some(Difference::Missing(issue)) => (issue, Kind::Accepted),
+            Some(Difference::Extra(issue)) => (issue, Kind::Refused),
+            Some(Difference::Member(issue, member)) => (issue, member_kind(member)),
+            Some(Difference::Order(issue)) => (issue, Kind::Order),
+            // The verdicts differ at the level, so some issue differs; this is never reached.
+            None => return at_root(tool, Kind::Order),
+        };
+        self.by_issue(tool, input, issue, kind)
+    }
+
+    /// The class of an issue that differs: its place and its rule.
+    fn by_issue(&self, tool: Tool, input: &Json, issue: &Issue, kind: Kind) -> Class {
+        let (_, traced) = validate_traced(tool, input);
+        Class {
+            tool,
+            pattern: self.pattern(tool, &issue.path),
+            rule: self.names.rule(tool, issue, &traced),
+            kind,
         }
     }
 
-    fn push_name(&self, tool: Tool, out: &mut String, name: &str, pending: bool) {
-        if !pending {
-            return;
-        }
-        if !out.is_empty() {
-            out.push('.');
-        }
-        match self.declared[tool as usize].contains(name) {
-            true => out.push_str(name),
-            false => out.push('?'),
-        }
-    }
-
-    /// The pattern of the first place where two outputs differ (empty: the root).
-    fn output_difference(&self, tool: Tool, a: &Json, b: &Json, at: &mut String) -> bool {
+    /// Moves `at` to the first place where two outputs differ (the root when they differ as a
+    /// whole), and says whether they differ.
+    fn output_difference(&self, tool: Tool, a: &Json, b: &Json, at: &mut Pattern) -> bool {
         match (a, b) {
             (Json::Object(x), Json::Object(y)) => {
                 for (name, value) in x.iter() {
-                    let len = at.len();
-                    let mut here = String::new();
-                    self.push_name(tool, &mut here, &name.to_string_lossy(), true);
-                    if !at.is_empty() {
-                        at.push('.');
-                    }
-                    at.push_str(&here);
+                    let here = self.field(tool, at, name);
                     match member(y, name) {
                         Some(other) => {
-                            if self.output_difference(tool, value, other, at) {
+                            let mut below = here;
+                            if self.output_difference(tool, value, other, &mut below) {
+                                *at = below;
                                 return true;
                             }
                         }
-                        None => return true,
+                        None => {
+                            *at = here;
+                            return true;
+                        }
                     }
-                    at.truncate(len);
                 }
                 if let Some((name, _)) = y.iter().find(|(name, _)| member(x, name).is_none()) {
-                    if !at.is_empty() {
-                        at.push('.');
-                    }
-                    let mut here = String::new();
-                    self.push_name(tool, &mut here, &name.to_string_lossy(), true);
-                    at.push_str(&here);
+                    *at = self.field(tool, at, name);
                     return true;
                 }
                 // The same members in another order: the object itself differs.
                 !a.same_as(b)
             }
             (Json::Array(x), Json::Array(y)) => {
-                let len = at.len();
-                at.push_str("[*]");
+                let mut element = at.element();
                 for (p, q) in x.iter().zip(y) {
-                    if self.output_difference(tool, p, q, at) {
+                    if self.output_difference(tool, p, q, &mut element) {
+                        *at = element;
                         return true;
                     }
+                    element = at.element();
                 }
-                at.truncate(len);
                 x.len() != y.len()
             }
             _ => !a.same_as(b),
         }
     }
+
+    /// The pattern of member `name` below `at`, `?` when the tool does not declare it.
+    fn field(&self, tool: Tool, at: &Pattern, name: &JsString) -> Pattern {
+        let name = name.to_string_lossy();
+        match self.declared[tool as usize].contains(name.as_str()) {
+            true => at.field(&name),
+            false => at.field("?"),
+        }
+    }
 }
 
-/// Which member of two different issues differs first.
-fn member_kind(a: &Issue, b: &Issue) -> Kind {
-    if a.code != b.code {
-        Kind::Code
-    } else if a.path != b.path {
-        Kind::Path
-    } else if a.message != b.message {
-        Kind::Message
-    } else if a.expected != b.expected {
-        Kind::Expected
-    } else {
-        Kind::Received
+/// A class at the root: an answer that is no verdict.
+fn at_root(tool: Tool, kind: Kind) -> Class {
+    Class {
+        tool,
+        pattern: Pattern::ROOT.to_owned(),
+        rule: None,
+        kind,
+    }
+}
+
+fn member_kind(member: Member) -> Kind {
+    match member {
+        Member::Code => Kind::Code,
+        Member::Path => Kind::Path,
+        Member::Message => Kind::Message,
+        Member::Expected => Kind::Expected,
+        Member::Received => Kind::Received,
     }
 }
 
@@ -376,7 +222,7 @@ fn names_below(node: &Node, name: &'static str, names: &mut BTreeSet<&'static st
 #[cfg(test)]
 mod tests {
     use super::*;
-    use vvoc_reference::Code;
+    use vvoc_reference::{Check, Code, RuleId};
 
     fn issue(code: Code, path: &str, message: &str) -> Issue {
         Issue {
@@ -388,86 +234,164 @@ mod tests {
         }
     }
 
+    fn parse(text: &str) -> Json {
+        Json::parse(text).expect("JSON")
+    }
+
     fn accept(text: &str) -> Answer {
-        Answer::Verdict(Verdict::Accept(Json::parse(text).expect("JSON")))
+        Answer::Verdict(Verdict::Accept(parse(text)))
     }
 
     fn reject(issues: Vec<Issue>) -> Answer {
         Answer::Verdict(Verdict::Reject(issues))
     }
 
+    /// The reference's answer to an input of `web_search`, and the input.
+    fn reference(text: &str) -> (Json, Answer) {
+        let input = parse(text);
+        let verdict = vvoc_reference::validate_json(Tool::WebSearch, &input);
+        (input, Answer::Verdict(verdict))
+    }
+
     #[test]
-    fn indexes_become_stars_and_undeclared_names_question_marks() {
-        let c = Classifier::new();
+    fn indexes_become_elements_and_undeclared_names_question_marks() {
+        let c = Classifier::new(&[]);
         let path = JsString::from("items[12].writeScope[0]");
-        assert_eq!(
-            c.pattern(Tool::WorkItemOpen, &path),
-            "items[*].writeScope[*]"
-        );
+        assert_eq!(c.pattern(Tool::WorkItemOpen, &path), "items[].writeScope[]");
         let path = JsString::from("items[0].ty\\.po");
-        assert_eq!(c.pattern(Tool::WorkItemOpen, &path), "items[*].?");
+        assert_eq!(c.pattern(Tool::WorkItemOpen, &path), "items[].?");
         let root = JsString::from("(root)");
         assert_eq!(c.pattern(Tool::WebSearch, &root), "(root)");
-        assert_eq!(c.pattern(Tool::WebSearch, &JsString::from("")), "(root)");
     }
 
     #[test]
-    fn agreeing_answers_have_no_class_and_a_flipped_verdict_is_named_by_the_refusal() {
-        let c = Classifier::new();
-        let refusal = reject(vec![issue(Code::TooBig, "count", "Too big")]);
+    fn agreeing_answers_have_no_class_and_a_missing_refusal_is_named_by_its_rule() {
+        let c = Classifier::new(&[]);
+        let (input, refusal) = reference(r#"{"query":"q","count":21}"#);
         let ok = accept(r#"{"query":"q","count":21}"#);
-        assert_eq!(c.classify(Tool::WebSearch, &ok, &ok, Level::Exact), None);
-        let class = c.classify(Tool::WebSearch, &refusal, &ok, Level::Exact);
+        assert_eq!(
+            c.classify(Tool::WebSearch, &input, &ok, &ok, Level::Exact),
+            None
+        );
+        let class = c.classify(Tool::WebSearch, &input, &refusal, &ok, Level::Exact);
         assert_eq!(
             class.map(|c| c.to_string()),
-            Some("web_search count accepted".to_owned())
+            Some("web_search count:maximum accepted".to_owned())
         );
-        let class = c.classify(Tool::WebSearch, &ok, &refusal, Level::Exact);
-        assert_eq!(class.map(|c| c.kind), Some(Kind::Refused));
     }
 
     #[test]
-    fn the_first_differing_issue_names_the_member_that_differs() {
-        let c = Classifier::new();
-        let a = reject(vec![
-            issue(Code::TooBig, "count", "Too big: <=20"),
-            issue(Code::InvalidValue, "freshness", "x"),
-        ]);
-        let wrong_message = reject(vec![
-            issue(Code::TooBig, "count", "Too big: <20"),
-            issue(Code::InvalidValue, "freshness", "x"),
-        ]);
-        let short = reject(vec![issue(Code::TooBig, "count", "Too big: <=20")]);
-        let class = |r: &Answer, level| c.classify(Tool::WebSearch, &a, r, level);
-        assert_eq!(
-            class(&wrong_message, Level::Exact).map(|c| (c.pattern, c.kind)),
-            Some(("count".to_owned(), Kind::Message))
+    fn an_extra_issue_is_one_class_whatever_other_issues_the_input_earns() {
+        let vectors = [(Tool::WebSearch, parse(r#"{"query":""}"#))];
+        let c = Classifier::new(&vectors);
+        let blank = issue(
+            Code::TooSmall,
+            "query",
+            "Too small: expected string to have >=1 characters",
         );
-        assert_eq!(class(&wrong_message, Level::Issues), None);
-        assert_eq!(
-            class(&short, Level::Exact).map(|c| (c.pattern, c.kind)),
-            Some(("freshness".to_owned(), Kind::MissingIssue))
+        let mut classes = BTreeSet::new();
+        for text in [
+            r#"{"query":" "}"#,
+            r#"{"query":" ","count":21}"#,
+            r#"{"query":" ","freshness":0}"#,
+            r#"{"query":" ","typo":1}"#,
+        ] {
+            let (input, expected) = reference(text);
+            let mut received = match &expected {
+                Answer::Verdict(Verdict::Reject(issues)) => issues.clone(),
+                _ => Vec::new(),
+            };
+            received.insert(0, blank.clone());
+            let class = c.classify(
+                Tool::WebSearch,
+                &input,
+                &expected,
+                &reject(received),
+                Level::Exact,
+            );
+            classes.insert(class.map(|c| c.to_string()));
+        }
+        let one: BTreeSet<_> = [Some("web_search query:min-length refused".to_owned())].into();
+        assert_eq!(classes, one);
+    }
+
+    #[test]
+    fn an_issue_that_differs_in_a_member_is_named_by_the_expected_rule_and_the_member() {
+        let c = Classifier::new(&[]);
+        let (input, expected) = reference(r#"{"query":"q","count":21,"freshness":"x"}"#);
+        let Answer::Verdict(Verdict::Reject(issues)) = &expected else {
+            panic!("the reference refuses {input:?}");
+        };
+        let mut worded = issues.clone();
+        worded[0].message = "Too big: <20".into();
+        let class = c.classify(
+            Tool::WebSearch,
+            &input,
+            &expected,
+            &reject(worded),
+            Level::Exact,
         );
-        assert_eq!(class(&short, Level::First), None);
+        let rule = RuleId::Structural {
+            tool: Tool::WebSearch,
+            pattern: "count".to_owned(),
+            check: Check::Maximum,
+        };
+        assert_eq!(
+            class.map(|c| (c.pattern, c.rule, c.kind)),
+            Some(("count".to_owned(), Some(rule), Kind::Message))
+        );
+        let mut short = issues.clone();
+        short.pop();
+        let class = c.classify(
+            Tool::WebSearch,
+            &input,
+            &expected,
+            &reject(short.clone()),
+            Level::Exact,
+        );
+        assert_eq!(class.map(|c| c.place()), Some("freshness:enum".to_owned()));
+        assert_eq!(
+            c.classify(
+                Tool::WebSearch,
+                &input,
+                &expected,
+                &reject(short),
+                Level::First
+            ),
+            None
+        );
     }
 
     #[test]
     fn an_output_difference_is_named_by_its_place_and_a_silent_peer_by_its_failure() {
-        let c = Classifier::new();
+        let c = Classifier::new(&[]);
+        let input = parse("{}");
         let a = accept(r#"{"workItemId":"a"}"#);
         let b = accept(r#"{"workItemId":" a"}"#);
-        let class = c.classify(Tool::WorkItemClose, &a, &b, Level::Exact);
+        let class = c.classify(Tool::WorkItemClose, &input, &a, &b, Level::Exact);
         assert_eq!(
             class.map(|c| c.to_string()),
             Some("work_item_close workItemId output".to_owned())
         );
         let items = |t: &str| accept(&format!(r#"{{"items":[{{"title":"{t}"}}]}}"#));
-        let class = c.classify(Tool::WorkItemOpen, &items("a"), &items("b"), Level::Exact);
-        assert_eq!(class.map(|c| c.pattern), Some("items[*].title".to_owned()));
+        let class = c.classify(
+            Tool::WorkItemOpen,
+            &input,
+            &items("a"),
+            &items("b"),
+            Level::Exact,
+        );
+        assert_eq!(class.map(|c| c.pattern), Some("items[].title".to_owned()));
+        let extra = accept(r#"{"workItemId":"a","typo":1}"#);
+        let class = c.classify(Tool::WorkItemClose, &input, &a, &extra, Level::Exact);
+        assert_eq!(class.map(|c| c.pattern), Some("?".to_owned()));
         let crash = Answer::Crash("gone".to_owned());
-        let class = c.classify(Tool::WebSearch, &a, &crash, Level::Verdict);
-        assert_eq!(class.map(|c| c.kind.name()), Some("crash".to_owned()));
-        let class = c.classify(Tool::WebSearch, &crash, &a, Level::Verdict);
+        let class = c.classify(Tool::WebSearch, &input, &a, &crash, Level::Verdict);
+        assert_eq!(
+            class.map(|c| c.to_string()),
+            Some("web_search (root) crash".to_owned())
+        );
+        let class = c.classify(Tool::WebSearch, &input, &crash, &a, Level::Verdict);
         assert_eq!(
             class.map(|c| c.kind.name()),
             Some("against-crash".to_owned())

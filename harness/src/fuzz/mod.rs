@@ -7,11 +7,14 @@
 //! input of its lowest `i` as its example, so a run of `--count N` finds the same classes, counts
 //! and minimal examples with one job or several.
 
+pub mod align;
+pub mod class;
 pub mod classify;
 pub mod dictionary;
 pub mod edit;
 pub mod generate;
 pub mod mutate;
+pub mod names;
 pub mod pair;
 pub mod report;
 pub mod rng;
@@ -30,7 +33,8 @@ use crate::outcome::Answer;
 use crate::peer::options::{PeerOptions, Peers, Unusable};
 use crate::peer::session::PeerSession;
 use crate::protocol::hello::Implementation;
-use classify::{Class, Classifier};
+use class::Class;
+use classify::Classifier;
 use generate::Generator;
 use pair::{Answered, Item, Pair, Side};
 use shrink::{Oracle, shrink};
@@ -229,7 +233,7 @@ pub fn fuzz(
         });
     }
     let generator = Generator::new(&tools, vectors);
-    let classifier = Classifier::new();
+    let classifier = Classifier::new(vectors);
     let rule_ids: Vec<RuleId> = inventory()
         .into_iter()
         .filter(|r| !r.is_exec() && tools.contains(&rule_tool(r)))
@@ -555,7 +559,7 @@ impl Shared<'_> {
             let class = answered.as_ref().and_then(|a| {
                 let tool = a.item.tool;
                 self.classifier
-                    .classify(tool, &a.expected, &a.received, level)
+                    .classify(tool, &a.item.input, &a.expected, &a.received, level)
             });
             if let (Some(class), Some(answered)) = (class, answered) {
                 findings += 1;
@@ -743,9 +747,11 @@ impl Oracle for PairOracle<'_, '_, '_> {
         let level = self.level;
         self.answers(tool, candidates)
             .into_iter()
-            .map(|answers| {
+            .zip(candidates)
+            .map(|(answers, input)| {
                 let (expected, received) = answers?;
-                self.classifier.classify(tool, &expected, &received, level)
+                self.classifier
+                    .classify(tool, input, &expected, &received, level)
             })
             .collect()
     }

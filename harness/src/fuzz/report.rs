@@ -170,7 +170,7 @@ pub fn markdown(run: &Fuzzed) -> String {
                 out,
                 "| `{}` | `{}` | {} | {} | {} | {} |",
                 f.class.tool,
-                f.class.pattern,
+                f.class.place(),
                 f.class.kind,
                 f.count,
                 f.first,
@@ -183,7 +183,10 @@ pub fn markdown(run: &Fuzzed) -> String {
         let _ = writeln!(
             out,
             "## `{}` `{}` {} ({})\n",
-            f.class.tool, f.class.pattern, f.class.kind, f.count
+            f.class.tool,
+            f.class.place(),
+            f.class.kind,
+            f.count
         );
         let _ = writeln!(out, "{}\n", what(f));
         let _ = writeln!(out, "Minimal input (from input {}):\n", f.first);
@@ -228,7 +231,7 @@ pub fn vector_files(run: &Fuzzed) -> Vec<(String, String)> {
             let vectors = findings
                 .into_iter()
                 .map(|f| {
-                    let id = unique_id(run.seed, &f.class.pattern, &f.class.kind.name(), &mut used);
+                    let id = unique_id(run.seed, &f.class.place(), &f.class.kind.name(), &mut used);
                     let mut v = Object::new();
                     v.insert("id", Json::str(&id));
                     let note = format!(
@@ -296,6 +299,8 @@ fn class_json(f: &Finding) -> Json {
     let mut o = Object::new();
     o.insert("tool", Json::str(f.class.tool.id()));
     o.insert("pattern", Json::str(&f.class.pattern));
+    let rule = f.class.rule.as_ref().map(|r| Json::str(&r.to_string()));
+    o.insert("rule", rule.unwrap_or(Json::Null));
     o.insert("kind", Json::str(&f.class.kind.name()));
     o.insert("count", Json::Number(f.count as f64));
     o.insert("first_input", Json::Number(f.first as f64));
@@ -340,11 +345,11 @@ fn who(implementation: &Implementation) -> String {
     format!("{} {}", implementation.name, implementation.version)
 }
 
-/// A vector id from a class: `fuzz-<seed>-<where>-<kind>`, lowercase letters, digits and
+/// A vector id from a class: `fuzz-<seed>-<place>-<kind>`, lowercase letters, digits and
 /// dashes, made unique within its file (the seed keeps files of two runs apart in `vectors/`).
-fn unique_id(seed: u64, pattern: &str, kind: &str, used: &mut Vec<String>) -> String {
+fn unique_id(seed: u64, place: &str, kind: &str, used: &mut Vec<String>) -> String {
     let mut slug = String::new();
-    for c in format!("{pattern}-{kind}").chars() {
+    for c in format!("{place}-{kind}").chars() {
         match c.to_ascii_lowercase() {
             l @ ('a'..='z' | '0'..='9') => slug.push(l),
             _ if !slug.ends_with('-') => slug.push('-'),
@@ -382,12 +387,12 @@ mod tests {
     fn ids_are_slugs_made_unique() {
         let mut used = Vec::new();
         assert_eq!(
-            unique_id(3, "items[*].?", "missing-issue", &mut used),
-            "fuzz-3-items-missing-issue"
+            unique_id(3, "items[].title:min-length", "accepted", &mut used),
+            "fuzz-3-items-title-min-length-accepted"
         );
         assert_eq!(
-            unique_id(3, "items.?", "missing-issue", &mut used),
-            "fuzz-3-items-missing-issue-2"
+            unique_id(3, "items.title:min-length", "accepted", &mut used),
+            "fuzz-3-items-title-min-length-accepted-2"
         );
         assert_eq!(
             unique_id(3, "(root)", "crash", &mut used),

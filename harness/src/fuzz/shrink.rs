@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 
 use vvoc_reference::{JsString, Json, Object, Tool};
 
-use super::classify::Class;
+use super::class::Class;
 use super::edit::{self, Change};
 
 /// What tells the shrinker the class of candidate inputs (the reference and the peer).
@@ -262,7 +262,7 @@ fn numbers(value: &Json) -> Vec<Json> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fuzz::classify::Kind;
+    use crate::fuzz::class::Kind;
 
     fn json(text: &str) -> Json {
         Json::parse(text).expect("JSON")
@@ -292,6 +292,7 @@ mod tests {
         Class {
             tool: Tool::WebSearch,
             pattern: "count".to_owned(),
+            rule: None,
             kind: Kind::Accepted,
         }
     }
