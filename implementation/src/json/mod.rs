@@ -112,13 +112,20 @@ impl Json {
 
     /// Appends the compact JSON text to `out` (what [`Json::to_compact`] returns).
     pub fn write_compact(&self, out: &mut String) {
-        write_value(out, self, None);
+        write_value(out, self, None, 0);
     }
 
     /// The pretty JSON text of §8.5: two-space indentation, members in the value's own order.
     pub fn to_pretty(&self) -> String {
+        self.to_pretty_to_depth(usize::MAX)
+    }
+
+    /// JSON text indented two spaces per level down to `depth` levels of containers, and compact
+    /// below them: what [`Json::to_pretty`] gives for a shallow value, in linear size for a deep
+    /// one (fully indented, a million levels would take half a million million spaces).
+    pub fn to_pretty_to_depth(&self, depth: usize) -> String {
         let mut out = String::new();
-        write_value(&mut out, self, Some("  "));
+        write_value(&mut out, self, Some("  "), depth);
         out
     }
 
@@ -312,7 +319,7 @@ pub fn format_number(n: f64) -> String {
 /// Writes `value` with a stack of the open arrays and objects, not one call per level.
 ///
 /// The text is UTF-8 written directly: every lone surrogate is escaped, so nothing is lost.
-fn write_value(out: &mut String, value: &Json, indent: Option<&str>) {
+fn write_value(out: &mut String, value: &Json, indent: Option<&str>, depth: usize) {
     // Each open container: its remaining children, and whether one was written yet.
     let mut open: Vec<(Children<'_>, bool)> = Vec::new();
     let mut next = value;
@@ -343,6 +350,7 @@ fn write_value(out: &mut String, value: &Json, indent: Option<&str>) {
             let Some((children, started)) = open.last_mut() else {
                 return;
             };
+            let indent = indent.filter(|_| level <= depth);
             let closing = if matches!(children, Children::Array(_)) {
                 ']'
             } else {
@@ -459,6 +467,30 @@ mod tests {
             v.to_pretty(),
             "{\n  \"a\": [],\n  \"b\": {},\n  \"c\": [\n    1,\n    {\n      \"d\": \"x\"\n    }\n  ],\n  \"e\": 0.5\n}"
         );
+    }
+
+    #[test]
+    fn pretty_printing_to_a_depth_writes_deeper_containers_compactly() {
+        let v = parse(r#"{"a":[1,[2]],"b":{"c":{"d":3}}}"#);
+        assert_eq!(
+            v.to_pretty_to_depth(1),
+            "{\n  \"a\": [1,[2]],\n  \"b\": {\"c\":{\"d\":3}}\n}"
+        );
+        assert_eq!(
+            v.to_pretty_to_depth(2),
+            "{\n  \"a\": [\n    1,\n    [2]\n  ],\n  \"b\": {\n    \"c\": {\"d\":3}\n  }\n}"
+        );
+        assert_eq!(v.to_pretty_to_depth(0), v.to_compact());
+        assert_eq!(v.to_pretty_to_depth(9), v.to_pretty());
+        // A million levels deep stays linear: the brackets, and a line break and indentation
+        // around each of the first eight levels' children (1 + 2L before, 1 + 2(L - 1) after).
+        let deep = parse(&format!(
+            "{}{}",
+            "[".repeat(1_000_000),
+            "]".repeat(1_000_000)
+        ));
+        let indented: usize = (1..=8).map(|level| 4 * level).sum();
+        assert_eq!(deep.to_pretty_to_depth(8).len(), 2_000_000 + indented);
     }
 
     #[test]
