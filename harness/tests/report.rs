@@ -7,9 +7,10 @@ use vvoc_harness::Level;
 use vvoc_harness::load::suite::parse_vector_file;
 use vvoc_harness::outcome::Answer;
 use vvoc_harness::protocol::hello::Implementation;
-use vvoc_harness::report::build::json;
+use vvoc_harness::report::build::conformance;
+use vvoc_harness::report::conformance::{Conformance, Stopped, SuiteReport, Tested};
 use vvoc_harness::report::junit::junit;
-use vvoc_harness::report::markdown::markdown;
+use vvoc_harness::report::markdown::{DEFAULT_LIMIT, markdown};
 use vvoc_harness::run::result::{Record, RunResult};
 use vvoc_reference::{Json, Verdict, validate_json};
 
@@ -74,19 +75,36 @@ fn fixed_run() -> RunResult {
     }
 }
 
+/// What the fixed runs tested: fixed values, so the snapshots do not move with the suite.
+fn tested() -> Tested {
+    Tested {
+        conform: "0.0.0".to_owned(),
+        contract: "1.6.0".to_owned(),
+        suite: SuiteReport {
+            digest: "sha256:000000000000".to_owned(),
+            files: 2,
+        },
+        peer: Some("./fixture-peer --fast".to_owned()),
+    }
+}
+
+fn report(run: &RunResult) -> Conformance {
+    conformance(run, &tested(), None)
+}
+
 #[test]
 fn the_markdown_report_shows_totals_levels_and_each_non_pass() {
-    insta::assert_snapshot!(markdown(&fixed_run()));
+    insta::assert_snapshot!(markdown(&report(&fixed_run()), DEFAULT_LIMIT));
 }
 
 #[test]
 fn the_json_report_is_versioned_sorted_and_complete() {
-    insta::assert_snapshot!(json(&fixed_run()).to_pretty());
+    insta::assert_snapshot!(report(&fixed_run()).to_text());
 }
 
 #[test]
 fn the_junit_report_has_one_case_per_vector() {
-    insta::assert_snapshot!(junit(&fixed_run()));
+    insta::assert_snapshot!(junit(&report(&fixed_run())));
 }
 
 const SCENARIOS: &str = r#"{"tool": "str_replace_editor", "scenarios": [
@@ -178,27 +196,239 @@ fn fixed_run_with_scenarios() -> RunResult {
 
 #[test]
 fn the_markdown_report_counts_scenarios_beside_vectors() {
-    insta::assert_snapshot!(markdown(&fixed_run_with_scenarios()));
+    insta::assert_snapshot!(markdown(
+        &report(&fixed_run_with_scenarios()),
+        DEFAULT_LIMIT
+    ));
 }
 
 #[test]
 fn the_json_report_has_a_scenarios_section() {
-    insta::assert_snapshot!(json(&fixed_run_with_scenarios()).to_pretty());
+    insta::assert_snapshot!(report(&fixed_run_with_scenarios()).to_text());
 }
 
 #[test]
 fn the_junit_report_has_one_case_per_scenario() {
-    insta::assert_snapshot!(junit(&fixed_run_with_scenarios()));
+    insta::assert_snapshot!(junit(&report(&fixed_run_with_scenarios())));
 }
 
 #[test]
 fn the_json_report_reads_back_into_the_types_it_was_written_from() {
-    use vvoc_harness::report::build::conformance;
-    use vvoc_harness::report::conformance::Conformance;
     for run in [fixed_run(), fixed_run_with_scenarios()] {
-        let text = json(&run).to_pretty();
+        let text = report(&run).to_text();
         let read = Conformance::read(&text).expect("a conformance report");
-        assert_eq!(read, conformance(&run));
-        assert_eq!(read.to_json().to_pretty(), text);
+        assert_eq!(read, report(&run));
+        assert_eq!(read.to_text(), text);
     }
+}
+
+#[test]
+fn every_report_says_what_it_tested() {
+    let report = report(&fixed_run());
+    let json = report.to_text();
+    for member in [
+        r#""conform": "0.0.0""#,
+        r#""contract": "1.6.0""#,
+        r#""digest": "sha256:000000000000""#,
+        r#""files": 2"#,
+        r#""peer": "./fixture-peer --fast""#,
+        r#""name": "fixture""#,
+    ] {
+        assert!(
+            json.contains(member),
+            "conformance.json lacks {member}:\n{json}"
+        );
+    }
+    let md = markdown(&report, DEFAULT_LIMIT);
+    assert!(
+        md.contains("- Tested: `conform` 0.0.0, contract 1.6.0, vectors sha256:000000000000 (2 files)\n- Peer: `./fixture-peer --fast`\n- Implementation: `fixture` 1.0.0 (none), claims `web_search`"),
+        "{md}"
+    );
+    let junit = junit(&report);
+    // An XML comment may not hold `--`: the peer's `--fast` shows as `-‐fast` there.
+    assert!(junit.contains("<!-- conform 0.0.0, contract 1.6.0, vectors sha256:000000000000 (2 files), peer ./fixture-peer -\u{2010}fast, implementation fixture 1.0.0 (none), level exact -->"), "{junit}");
+}
+
+#[test]
+fn every_entry_that_did_not_pass_carries_its_input() {
+    let vectors = report(&fixed_run());
+    for result in &vectors.results {
+        match (&result.detail, result.outcome) {
+            (None, vvoc_harness::Outcome::Pass) => {}
+            (Some(detail), _) => assert_eq!(
+                detail.input.0.to_compact(),
+                if result.vector == "web_search:fail" {
+                    r#"{"query":"q","count":0}"#
+                } else if result.vector.starts_with("web_fetch") {
+                    r#"{"url":"https://a.test"}"#
+                } else if result.vector == "web_search:known-fail" {
+                    r#"{"query":"q","count":21}"#
+                } else {
+                    r#"{"query":"q"}"#
+                },
+                "{}",
+                result.vector
+            ),
+            (None, outcome) => {
+                assert_eq!(outcome, vvoc_harness::Outcome::Pass, "{}", result.vector)
+            }
+        }
+    }
+    let scenarios = report(&fixed_run_with_scenarios());
+    let failed = scenarios
+        .scenarios
+        .iter()
+        .flat_map(|s| &s.results)
+        .find(|r| r.scenario == "str_replace_editor:s-fail")
+        .and_then(|r| r.detail.as_ref())
+        .expect("s-fail did not pass");
+    assert_eq!(
+        failed.input.as_ref().map(|i| i.0.to_compact()),
+        Some(r#"{"command":"view","path":"{root}/a.txt"}"#.to_owned())
+    );
+    assert!(
+        failed.explanation.contains("str_replace_editor:s-fail"),
+        "{}",
+        failed.explanation
+    );
+}
+
+#[test]
+fn the_markdown_report_stays_under_its_limit_listing_the_rest_in_one_line_each() {
+    let many = many_failures(300);
+    let report = report(&many);
+    let full = markdown(&report, usize::MAX);
+    assert!(
+        full.len() > 60_000,
+        "the fixture must overflow the limit: {} bytes",
+        full.len()
+    );
+    for limit in [60_000, 20_000, 8_000] {
+        let md = markdown(&report, limit);
+        assert!(
+            md.chars().count() <= limit,
+            "{} characters over {limit}",
+            md.chars().count()
+        );
+        assert!(
+            md.contains(&format!(
+                "to keep this file under {limit} characters (`--md-limit`)"
+            )),
+            "{md}"
+        );
+        assert!(
+            md.contains("### `web_search:many-000` (fail)"),
+            "the first failure is shown in full"
+        );
+        let last = "web_search:many-299";
+        assert!(
+            md.contains(last) || md.contains("… and "),
+            "the last failure is named or counted"
+        );
+    }
+    // The limit of a small report changes nothing: every failure in full, no note.
+    let small = markdown(&report_of_fixed(), 60_000);
+    assert!(!small.contains("--md-limit"), "{small}");
+}
+
+fn report_of_fixed() -> Conformance {
+    report(&fixed_run())
+}
+
+/// A run of `n` failing `web_search` vectors, each with a long query.
+fn many_failures(n: usize) -> RunResult {
+    let vectors: Vec<String> = (0..n)
+        .map(|i| {
+            format!(
+                r#"{{"id": "many-{i:03}", "input": {{"query": "{}"}}, "reject": [{{"code": "too_small", "path": "count", "message": "Too small: expected number to be >=1"}}]}}"#,
+                "q".repeat(300)
+            )
+        })
+        .collect();
+    let text = format!(
+        r#"{{"tool": "web_search", "vectors": [{}]}}"#,
+        vectors.join(",")
+    );
+    let vectors = parse_vector_file(std::path::Path::new("web_search/many.json"), &text)
+        .expect("valid vectors");
+    let mut run = fixed_run();
+    run.records = vectors
+        .into_iter()
+        .map(|v| {
+            let answer = Answer::Verdict(validate_json(v.tool, &v.input));
+            Record::new(v, answer, Duration::ZERO, Level::Exact, &HashSet::new())
+        })
+        .collect();
+    run
+}
+
+#[test]
+fn the_junit_report_gives_each_failure_a_body_and_its_file_and_sums_up_unsupported_tools() {
+    let junit = junit(&report(&fixed_run()));
+    assert!(
+        junit.contains(r#"name="web_search:fail" file="report.json""#),
+        "{junit}"
+    );
+    let body = junit
+        .split(r#"<failure message="expected reject at count, received accept" type="fail">"#)
+        .nth(1)
+        .and_then(|rest| rest.split("</failure>").next())
+        .expect("a failure with a body");
+    for part in [
+        "input:\n",
+        "expected:\n",
+        "received:\n",
+        "&quot;count&quot;: 0",
+    ] {
+        assert!(body.contains(part), "the body lacks {part:?}: {body}");
+    }
+    // The unsupported tool is one skipped case, not one per vector.
+    assert!(
+        junit.contains(
+            r#"<testsuite name="web_fetch" tests="1" failures="0" errors="0" skipped="1">"#
+        ),
+        "{junit}"
+    );
+    assert!(junit.contains("web_fetch: 1 vectors not run"), "{junit}");
+}
+
+#[test]
+fn a_stopped_run_says_why_and_how_much_did_not_run_in_every_report() {
+    let stopped = Stopped {
+        reason: "the peer is unusable: it crashed 11 times".to_owned(),
+        selected_vectors: 20,
+        vectors_not_run: 11,
+        selected_scenarios: 0,
+        scenarios_not_run: 0,
+    };
+    let report = conformance(&fixed_run(), &tested(), Some(stopped));
+    let json = report.to_text();
+    assert!(
+        json.contains(r#""reason": "the peer is unusable: it crashed 11 times""#),
+        "{json}"
+    );
+    assert!(json.contains(r#""vectors_not_run": 11"#), "{json}");
+    let md = markdown(&report, DEFAULT_LIMIT);
+    assert!(
+        md.contains("- Result: STOPPED: the peer is unusable: it crashed 11 times (11 of 20 vectors and 0 of 0 scenarios not run); of what ran: FAIL"),
+        "{md}"
+    );
+    let junit = junit(&report);
+    assert!(
+        junit.contains("the peer is unusable: it crashed 11 times"),
+        "{junit}"
+    );
+}
+
+#[test]
+fn scores_count_unsupported_vectors_apart() {
+    let report = report(&fixed_run());
+    assert_eq!(report.vectors.count, 9);
+    assert_eq!(report.vectors.asked, 8);
+    let md = markdown(&report, DEFAULT_LIMIT);
+    assert!(md.contains("- Vectors: 8 compared at level `exact` (1 more of tools it does not claim, counted apart as unsupported)"), "{md}");
+    assert!(
+        md.contains("/8, "),
+        "levels are out of the asked vectors: {md}"
+    );
 }

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 use vvoc_reference::{Json, Object, Tool};
 
+use crate::load::builtin;
+use crate::load::digest::set_digest;
 use crate::load::error::{FileProblem, LoadError, VectorProblem};
 use crate::load::scenario::parse_scenario;
 use crate::load::sources::{Source, SuiteFile};
@@ -25,6 +27,9 @@ pub struct Suite {
     pub names: Vec<String>,
     /// How many files held vectors and how many held scenarios.
     pub files: (usize, usize),
+    /// The digest of every file loaded, as `conform --version` gives the built-in set's: the
+    /// built-in set alone has the built-in digest.
+    pub digest: String,
 }
 
 /// Where an id was first used.
@@ -45,6 +50,9 @@ pub fn load_suite(dirs: &[PathBuf]) -> Result<Suite, LoadError> {
 pub fn load_sources(sources: &[Source]) -> Result<Suite, LoadError> {
     let mut suite = Suite::default();
     let mut seen: HashMap<(Tool, String), First> = HashMap::new();
+    // What the digest covers: a folder's `*.json` files, the built-in set's every file (as
+    // `conform --version` digests it, so the built-in set alone has its digest).
+    let mut digested: Vec<(String, Vec<u8>)> = Vec::new();
     for set in sources {
         let files = set.files()?;
         // Parsed on every core; taken in file order, so the first error in file order is the one
@@ -85,7 +93,22 @@ pub fn load_sources(sources: &[Source]) -> Result<Suite, LoadError> {
                 suite.scenarios.push(scenario);
             }
         }
+        match set {
+            Source::Builtin => digested.extend(
+                builtin::files()
+                    .iter()
+                    .map(|f| (f.path.to_owned(), f.bytes.to_vec())),
+            ),
+            Source::Folder(_) => {
+                digested.extend(files.into_iter().map(|f| (f.source, f.text.into_bytes())));
+            }
+        }
     }
+    let parts: Vec<(&str, &[u8])> = digested
+        .iter()
+        .map(|(path, bytes)| (path.as_str(), bytes.as_slice()))
+        .collect();
+    suite.digest = set_digest(&parts);
     Ok(suite)
 }
 

@@ -1,25 +1,27 @@
 //! Building the typed `conformance.json` of a run: totals counted once, results sorted by name.
 
-use vvoc_reference::Json;
+use vvoc_reference::catalog::CONTRACT_VERSION;
 
+use crate::load::builtin::SHORT_DIGEST;
+use crate::load::suite::Suite;
+use crate::outcome::Outcome;
 use crate::report::conformance::{
-    Compared, Conformance, FORMAT, ImplementationReport, ToolId, VectorTotals,
+    Compared, Conformance, FORMAT, ImplementationReport, Stopped, SuiteReport, Tested, ToolId,
+    VectorTotals,
 };
 use crate::report::vectors::results;
 use crate::run::result::RunResult;
 
-/// `conformance.json`.
-pub fn json(run: &RunResult) -> Json {
-    conformance(run).to_json()
-}
-
-/// The report of a run: totals counted once, results sorted by name.
-pub fn conformance(run: &RunResult) -> Conformance {
+/// The report of a run: what it tested, totals counted once, results sorted by name, and why it
+/// stopped early if it did.
+pub fn conformance(run: &RunResult, tested: &Tested, stopped: Option<Stopped>) -> Conformance {
     let i = &run.implementation;
     let tallies = run.tallies();
     let scenarios = crate::report::scenarios::section(run);
+    let unsupported = tallies.all.get(Outcome::Unsupported);
     Conformance {
         format: FORMAT,
+        tested: tested.clone(),
         implementation: ImplementationReport {
             name: i.name.clone(),
             version: i.version.clone(),
@@ -29,6 +31,7 @@ pub fn conformance(run: &RunResult) -> Conformance {
         },
         vectors: Compared {
             count: run.records.len(),
+            asked: run.records.len() - unsupported,
             tools: tallies.by_tool.keys().copied().map(ToolId).collect(),
         },
         level: run.level,
@@ -41,6 +44,23 @@ pub fn conformance(run: &RunResult) -> Conformance {
             .collect(),
         results: results(run),
         scenarios,
+        stopped,
         stderr_tail: run.stderr_tail.clone(),
+    }
+}
+
+/// What a run of `suite` against `peer` (`None`: the in-process reference) tests.
+pub fn tested(suite: &Suite, peer: Option<&str>) -> Tested {
+    Tested {
+        conform: env!("CARGO_PKG_VERSION").to_owned(),
+        contract: CONTRACT_VERSION.to_owned(),
+        suite: SuiteReport {
+            digest: format!(
+                "sha256:{}",
+                suite.digest.get(..SHORT_DIGEST).unwrap_or(&suite.digest)
+            ),
+            files: suite.files.0 + suite.files.1,
+        },
+        peer: peer.map(str::to_owned),
     }
 }

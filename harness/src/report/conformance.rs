@@ -1,6 +1,7 @@
-//! `conformance.json` as types (interfaces.md §6): built once from a run (`report`,
-//! `scenario_report`), written through the contract's writer, read back with serde; the one
-//! definition the runner and `cargo xtask mutants` share.
+//! `conformance.json` as types (interfaces.md §6): built once from a run (`build`), written
+//! through the contract's writer, read back with serde; the one model that `conformance.md`,
+//! `junit.xml` and the console's list of failures are rendered from, and that `cargo xtask
+//! mutants` reads.
 
 use std::collections::BTreeMap;
 
@@ -14,6 +15,10 @@ use crate::outcome::{Outcome, Tally};
 use crate::scenario::compare::ScenarioLevel;
 use crate::scenario::tree::Tree;
 
+/// How many levels of `conformance.json` are indented: every level of the report's own members
+/// and of the verdicts it quotes; an input nested deeper is written compactly below them.
+pub const INDENTED_LEVELS: usize = 24;
+
 /// The version of the `conformance.json` format.
 pub const FORMAT: u32 = 1;
 
@@ -22,6 +27,8 @@ pub const FORMAT: u32 = 1;
 pub struct Conformance {
     /// [`FORMAT`].
     pub format: u32,
+    /// What was tested: the runner, the contract, the vector set, the peer command.
+    pub tested: Tested,
     /// Who answered.
     pub implementation: ImplementationReport,
     /// The vectors compared.
@@ -39,6 +46,9 @@ pub struct Conformance {
     /// The scenarios, when the run had any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scenarios: Option<ScenarioSection>,
+    /// Why the run stopped before it had run everything it selected, if it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<Stopped>,
     /// The last bytes the peer wrote to stderr.
     pub stderr_tail: String,
 }
@@ -49,6 +59,12 @@ impl Conformance {
         // Every member has a form in the model (string keys, no tuple or struct variants), so
         // this cannot fail; were it to, the file would say why rather than hold nothing.
         to_json(self).unwrap_or_else(|e| Json::str(&format!("the report has no JSON form: {e}")))
+    }
+
+    /// The text of `conformance.json`: indented, but compact below [`INDENTED_LEVELS`] levels,
+    /// so that the input of a deep vector is written in linear size.
+    pub fn to_text(&self) -> String {
+        format!("{}\n", self.to_json().to_pretty_to_depth(INDENTED_LEVELS))
     }
 
     /// Reads a `conformance.json`. Lone surrogates (in issue paths, texts) come back as U+FFFD:
@@ -64,6 +80,45 @@ impl Conformance {
             )),
         }
     }
+}
+
+/// What a run tested, so that a report says what it is a report of (and stays deterministic: no
+/// time, no machine).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tested {
+    /// `conform`'s version.
+    pub conform: String,
+    /// The contract's version.
+    pub contract: String,
+    /// The vector and scenario files the run loaded.
+    pub suite: SuiteReport,
+    /// The peer's command as given, or `None` for the in-process reference.
+    pub peer: Option<String>,
+}
+
+/// The files a run loaded: their digest (as `conform --version` gives the built-in set's) and
+/// how many there were.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SuiteReport {
+    /// `sha256:` and the first 12 hex digits of the set's digest.
+    pub digest: String,
+    /// How many files held vectors or scenarios.
+    pub files: usize,
+}
+
+/// Why a run stopped early, and how much of its selection it had run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stopped {
+    /// Why, in one line.
+    pub reason: String,
+    /// How many vectors the run selected.
+    pub selected_vectors: usize,
+    /// How many of them were not run.
+    pub vectors_not_run: usize,
+    /// How many scenarios the run selected.
+    pub selected_scenarios: usize,
+    /// How many of them were not run.
+    pub scenarios_not_run: usize,
 }
 
 /// The implementation a run talked to, as its hello said.
@@ -87,6 +142,9 @@ pub struct ImplementationReport {
 pub struct Compared {
     /// How many.
     pub count: usize,
+    /// How many were asked: those of tools the implementation claims. The pass counts of
+    /// `levels` are out of this number; the others are `unsupported`, counted apart.
+    pub asked: usize,
     /// Their tools, in tool order.
     pub tools: Vec<ToolId>,
 }
@@ -148,6 +206,10 @@ pub struct VectorResult {
 pub struct VectorDetail {
     /// One line on it.
     pub what: String,
+    /// The vector's 0-based position in its file, as load errors and `cargo test` name it.
+    pub index: usize,
+    /// The input that was sent.
+    pub input: Embedded,
     /// The expected verdict (`{"accept": ...}` or `{"reject": [...]}`).
     pub expected: Embedded,
     /// What came back.
@@ -233,6 +295,13 @@ pub struct ScenarioResult {
 pub struct ScenarioDetail {
     /// One line on it.
     pub what: String,
+    /// The whole story: the step, its input, both texts with a diff, the directory file by
+    /// file (as `cargo test` tells it).
+    pub explanation: String,
+    /// The input of the step where it first differs (a call's input, an `anchors` step's
+    /// path), when a step differs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<Embedded>,
     /// What the first difference expected (`null` when the scenario never ran).
     pub expected: Option<Observed>,
     /// What it got there.

@@ -1,54 +1,110 @@
-//! `junit.xml` (interfaces.md §6): one test case per vector and per scenario, one test suite per
-//! tool (and one per tool's scenarios), for CI systems.
-
-use std::fmt::Write as _;
+//! `junit.xml` (interfaces.md §6), rendered from the typed report alone: one test suite per tool
+//! (and one per tool's scenarios), a test case per vector and scenario with its file, and a
+//! failure's story in its body; a tool the implementation does not claim is one skipped case.
 
 use std::collections::BTreeMap;
-
-use vvoc_reference::Tool;
+use std::fmt::Write as _;
 
 use crate::outcome::Outcome;
-use crate::report::vectors::what_happened;
-use crate::run::result::{Record, RunResult};
-use crate::scenario::compare::ScenarioLevel;
-use crate::scenario::records::ScenarioRecord;
+use crate::report::conformance::{Conformance, ScenarioResult, Stopped, VectorResult};
+use crate::report::failures::{Failure, failures};
 
-/// `junit.xml`: one test case per vector (and scenario), one test suite per tool.
-pub fn junit(run: &RunResult) -> String {
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let all: Vec<Outcome> = run
-        .records
+/// `junit.xml`.
+pub fn junit(report: &Conformance) -> String {
+    let failures = failures(report);
+    let stories: BTreeMap<(bool, &str), String> = failures
         .iter()
-        .map(|r| r.outcome)
-        .chain(run.scenarios.iter().map(|r| r.outcome))
+        .map(|f| ((matches!(f, Failure::Scenario(..)), f.name()), f.story()))
         .collect();
+    let mut suites = Vec::new();
+    for (tool, results) in by_tool(&report.results, |r: &VectorResult| r.vector.as_str()) {
+        let cases = results.iter().map(|r| Case {
+            classname: tool.clone(),
+            name: &r.vector,
+            file: &r.file,
+            milliseconds: r.duration_ms,
+            outcome: r.outcome,
+            what: r.detail.as_ref().map_or("passed", |d| d.what.as_str()),
+            story: stories.get(&(false, r.vector.as_str())),
+        });
+        suites.push(suite(tool.clone(), cases.collect(), "vectors"));
+    }
+    let scenarios = report.scenarios.iter().flat_map(|s| &s.results);
+    for (tool, results) in by_tool(scenarios, |r: &ScenarioResult| r.scenario.as_str()) {
+        let cases = results.iter().map(|r| Case {
+            classname: format!("{tool}.scenarios"),
+            name: &r.scenario,
+            file: &r.file,
+            milliseconds: r.duration_ms,
+            outcome: r.outcome,
+            what: r.detail.as_ref().map_or("passed", |d| d.what.as_str()),
+            story: stories.get(&(true, r.scenario.as_str())),
+        });
+        suites.push(suite(
+            format!("{tool} scenarios"),
+            cases.collect(),
+            "scenarios",
+        ));
+    }
+    if let Some(stopped) = &report.stopped {
+        suites.push(stopped_suite(stopped));
+    }
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(out, "<!-- {} -->", comment(&what_was_tested(report)));
+    let total = suites
+        .iter()
+        .fold(Counts::default(), |a, s| a.plus(s.counts));
     let _ = writeln!(
         out,
         "<testsuites name=\"vvoc conformance\" {}>",
-        junit_counts(&all)
+        total.attributes()
     );
-    for (tool, mut records) in by_tool(run) {
-        records.sort_by_key(|r| r.vector.name());
-        let outcomes: Vec<Outcome> = records.iter().map(|r| r.outcome).collect();
-        let _ = writeln!(
-            out,
-            "  <testsuite name=\"{tool}\" {}>",
-            junit_counts(&outcomes)
-        );
-        for record in records {
-            out.push_str(&junit_case(
-                tool.id(),
-                &record.vector.name(),
-                record.duration,
-                record.outcome,
-                &what_happened(record),
-            ));
-        }
-        out.push_str("  </testsuite>\n");
+    for suite in suites {
+        out.push_str(&suite.text);
     }
-    out.push_str(&scenario_suites(run));
     out.push_str("</testsuites>\n");
     out
+}
+
+/// One line on what the run tested, for the file's opening comment.
+fn what_was_tested(report: &Conformance) -> String {
+    let t = &report.tested;
+    let i = &report.implementation;
+    format!(
+        "conform {}, contract {}, vectors {} ({} files), peer {}, implementation {} {} ({}), level {}",
+        t.conform,
+        t.contract,
+        t.suite.digest,
+        t.suite.files,
+        t.peer
+            .as_deref()
+            .unwrap_or("none (the in-process reference)"),
+        i.name,
+        i.version,
+        i.language,
+        report.level
+    )
+}
+
+/// A suite of one errored case saying why the run stopped early, so CI shows it as a failure.
+fn stopped_suite(stopped: &Stopped) -> Suite {
+    let counts = Counts::of(Kind::Error);
+    let text = format!(
+        "  <testsuite name=\"run\" {}>\n    <testcase classname=\"run\" name=\"the run stopped before its end\" time=\"0.000000\">\n      \
+         <error message=\"{}\" type=\"stopped\">{} of {} vectors and {} of {} scenarios were not run</error>\n    </testcase>\n  </testsuite>\n",
+        counts.attributes(),
+        xml(&stopped.reason),
+        stopped.vectors_not_run,
+        stopped.selected_vectors,
+        stopped.scenarios_not_run,
+        stopped.selected_scenarios
+    );
+    Suite { counts, text }
+}
+
+/// Text inside an XML comment, which may not hold `--`.
+fn comment(text: &str) -> String {
+    xml(text).replace("--", "-\u{2010}")
 }
 
 /// How JUnit counts an outcome.
@@ -74,45 +130,124 @@ impl Kind {
     }
 }
 
-/// The `tests`, `failures`, `errors` and `skipped` attributes of a suite with these outcomes.
-fn junit_counts(outcomes: &[Outcome]) -> String {
-    let count = |kind: Kind| outcomes.iter().filter(|o| Kind::of(**o) == kind).count();
-    format!(
-        "tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\"",
-        outcomes.len(),
-        count(Kind::Failure),
-        count(Kind::Error),
-        count(Kind::Skipped)
-    )
+/// The `tests`, `failures`, `errors` and `skipped` counts of a suite.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counts {
+    tests: usize,
+    failures: usize,
+    errors: usize,
+    skipped: usize,
 }
 
-/// One `<testcase>` element.
-fn junit_case(
-    classname: &str,
-    name: &str,
-    duration: std::time::Duration,
+impl Counts {
+    fn of(kind: Kind) -> Counts {
+        let one = |k: Kind| usize::from(kind == k);
+        Counts {
+            tests: 1,
+            failures: one(Kind::Failure),
+            errors: one(Kind::Error),
+            skipped: one(Kind::Skipped),
+        }
+    }
+
+    fn plus(self, other: Counts) -> Counts {
+        Counts {
+            tests: self.tests + other.tests,
+            failures: self.failures + other.failures,
+            errors: self.errors + other.errors,
+            skipped: self.skipped + other.skipped,
+        }
+    }
+
+    fn attributes(self) -> String {
+        format!(
+            "tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\"",
+            self.tests, self.failures, self.errors, self.skipped
+        )
+    }
+}
+
+/// One test case to write.
+struct Case<'a> {
+    classname: String,
+    name: &'a str,
+    file: &'a str,
+    milliseconds: f64,
     outcome: Outcome,
-    what: &str,
-) -> String {
-    let mut out = format!(
-        "    <testcase classname=\"{}\" name=\"{}\" time=\"{:.6}\"",
-        xml(classname),
-        xml(name),
-        duration.as_secs_f64()
+    what: &'a str,
+    story: Option<&'a String>,
+}
+
+/// A written suite and its counts.
+struct Suite {
+    counts: Counts,
+    text: String,
+}
+
+/// A suite of cases; when every case is unsupported, one skipped case stands for them all.
+fn suite(name: String, cases: Vec<Case<'_>>, counted: &str) -> Suite {
+    let mut text = String::new();
+    let all_unsupported = cases.iter().all(|c| c.outcome == Outcome::Unsupported);
+    let counts = match (all_unsupported, cases.first()) {
+        (true, Some(first)) => {
+            let _ = write!(
+                text,
+                "    <testcase classname=\"{}\" name=\"{}\" time=\"0.000000\">\n      \
+                 <skipped message=\"{} {counted} not run: {}\"/>\n    </testcase>\n",
+                xml(&first.classname),
+                xml(&format!(
+                    "{}: {} {counted} not run",
+                    first.classname,
+                    cases.len()
+                )),
+                cases.len(),
+                xml(first.what)
+            );
+            Counts::of(Kind::Skipped)
+        }
+        (true, None) | (false, _) => {
+            let mut counts = Counts::default();
+            for case in &cases {
+                counts = counts.plus(Counts::of(Kind::of(case.outcome)));
+                text.push_str(&case_text(case));
+            }
+            counts
+        }
+    };
+    let head = format!(
+        "  <testsuite name=\"{}\" {}>\n",
+        xml(&name),
+        counts.attributes()
     );
-    let message = xml(what);
+    Suite {
+        counts,
+        text: format!("{head}{text}  </testsuite>\n"),
+    }
+}
+
+fn case_text(case: &Case<'_>) -> String {
+    let mut out = format!(
+        "    <testcase classname=\"{}\" name=\"{}\" file=\"{}\" time=\"{:.6}\"",
+        xml(&case.classname),
+        xml(case.name),
+        xml(case.file),
+        case.milliseconds / 1000.0
+    );
+    let message = xml(case.what);
+    let body = case.story.map_or(String::new(), |s| xml(s));
+    let outcome = case.outcome;
     match Kind::of(outcome) {
         Kind::Passed => out.push_str("/>\n"),
         Kind::Failure => {
             let _ = writeln!(
                 out,
-                ">\n      <failure message=\"{message}\" type=\"{outcome}\"/>\n    </testcase>"
+                ">\n      <failure message=\"{message}\" type=\"{outcome}\">{body}</failure>\n    </testcase>"
             );
         }
         Kind::Error => {
             let _ = writeln!(
                 out,
-                ">\n      <error message=\"{message}\" type=\"{outcome}\"/>\n    </testcase>"
+                ">\n      <error message=\"{message}\" type=\"{outcome}\">{body}</error>\n    </testcase>"
             );
         }
         Kind::Skipped => {
@@ -125,10 +260,15 @@ fn junit_case(
     out
 }
 
-fn by_tool(run: &RunResult) -> BTreeMap<Tool, Vec<&Record>> {
-    let mut tools: BTreeMap<Tool, Vec<&Record>> = BTreeMap::new();
-    for record in &run.records {
-        tools.entry(record.vector.tool).or_default().push(record);
+/// Results grouped by their tool (the part of the name before `:`), each group in input order.
+fn by_tool<'a, T: 'a>(
+    results: impl IntoIterator<Item = &'a T>,
+    name: impl Fn(&T) -> &str,
+) -> BTreeMap<String, Vec<&'a T>> {
+    let mut tools: BTreeMap<String, Vec<&T>> = BTreeMap::new();
+    for result in results {
+        let tool = name(result).split(':').next().unwrap_or_default();
+        tools.entry(tool.to_owned()).or_default().push(result);
     }
     tools
 }
@@ -146,38 +286,4 @@ fn xml(text: &str) -> String {
             c => c.to_string(),
         })
         .collect()
-}
-
-/// The scenarios' test suites of `junit.xml`, one per tool.
-fn scenario_suites(run: &RunResult) -> String {
-    let level = ScenarioLevel::of(run.level);
-    let mut out = String::new();
-    for (tool, mut records) in scenarios_by_tool(run) {
-        records.sort_by_key(|r| r.scenario.name());
-        let outcomes: Vec<Outcome> = records.iter().map(|r| r.outcome).collect();
-        let _ = writeln!(
-            out,
-            "  <testsuite name=\"{tool} scenarios\" {}>",
-            junit_counts(&outcomes)
-        );
-        for record in records {
-            out.push_str(&junit_case(
-                &format!("{tool}.scenarios"),
-                &record.scenario.name(),
-                record.duration,
-                record.outcome,
-                &crate::report::scenarios::what(record, level),
-            ));
-        }
-        out.push_str("  </testsuite>\n");
-    }
-    out
-}
-
-fn scenarios_by_tool(run: &RunResult) -> BTreeMap<Tool, Vec<&ScenarioRecord>> {
-    let mut tools: BTreeMap<Tool, Vec<&ScenarioRecord>> = BTreeMap::new();
-    for record in &run.scenarios {
-        tools.entry(record.scenario.tool).or_default().push(record);
-    }
-    tools
 }

@@ -1,54 +1,138 @@
-//! `conformance.md`: what a reviewer reads in a pull request.
+//! `conformance.md`: what a reviewer reads in a pull request, rendered from the typed report
+//! alone, and kept under a size that fits a pull-request comment.
 
 use std::fmt::Write as _;
 
-use vvoc_reference::Json;
+use crate::outcome::{Outcome, Tally};
+use crate::report::conformance::{Conformance, ScenarioSection};
+use crate::report::failures::{Failure, failures, shown};
 
-use crate::json::ser::to_json;
-use crate::outcome::Outcome;
-use crate::report::conformance::{Conformance, FIXED, ScenarioSection, VectorDetail, VectorResult};
-use crate::run::result::RunResult;
-use crate::scenario::compare::{explain, plain};
-use crate::scenario::records::ScenarioRecord;
+/// The default size limit of `conformance.md`, in characters: GitHub takes 65,536 in a
+/// comment, and this leaves room for what a workflow puts around the file.
+pub const DEFAULT_LIMIT: usize = 60_000;
 
-/// How many non-passing vectors the Markdown report shows in full.
-pub const MARKDOWN_DETAILS: usize = 200;
-
-/// `conformance.md`: what a reviewer reads in a pull request.
-pub fn markdown(run: &RunResult) -> String {
-    render_markdown(&crate::report::build::conformance(run), run)
+/// `conformance.md`, at most `limit` bytes (so at most as many characters) whenever the summary
+/// and the stderr tail fit: each failure in full while the rest still fit in one line each,
+/// then one line each, then a count of those left out, saying so in the file.
+pub fn markdown(report: &Conformance, limit: usize) -> String {
+    let head = summary(report);
+    let tail = stderr_section(report);
+    let failures = failures(report);
+    let mut out = head;
+    if !failures.is_empty() {
+        // What the note and the section's heading take at most.
+        const RESERVE: usize = 600;
+        let budget = limit.saturating_sub(out.len() + tail.len() + RESERVE);
+        let full: Vec<String> = failures.iter().map(full_entry).collect();
+        let lines: Vec<String> = failures
+            .iter()
+            .map(|f| format!("- {}\n", f.one_line()))
+            .collect();
+        let packed = pack(&full, &lines, budget);
+        let _ = writeln!(out, "\n## Not passing ({})", failures.len());
+        if packed.in_full < failures.len() {
+            let _ = writeln!(
+                out,
+                "\nShown in full: {} of {}; {} more in one line each; {} left out, to keep this \
+                 file under {limit} characters (`--md-limit`). `conformance.json` has every entry.",
+                packed.in_full,
+                failures.len(),
+                packed.in_lines,
+                failures.len() - packed.in_full - packed.in_lines
+            );
+        }
+        for entry in &full[..packed.in_full] {
+            out.push_str(entry);
+        }
+        if packed.in_lines > 0 {
+            out.push('\n');
+        }
+        for line in &lines[packed.in_full..packed.in_full + packed.in_lines] {
+            out.push_str(line);
+        }
+        let left = failures.len() - packed.in_full - packed.in_lines;
+        if left > 0 {
+            let _ = writeln!(out, "\n… and {left} more (see `conformance.json`).");
+        }
+    }
+    out.push_str(&tail);
+    out
 }
 
-pub(crate) fn render_markdown(report: &Conformance, run: &RunResult) -> String {
+/// How many entries go in full, and how many more in one line each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Packed {
+    in_full: usize,
+    in_lines: usize,
+}
+
+/// The most entries in full such that they and every later entry's line fit the budget, then as
+/// many lines as fit. When not even every line fits, the first entries in full take up to half
+/// the budget, so the first failures are always shown whole if any can be.
+fn pack(full: &[String], lines: &[String], budget: usize) -> Packed {
+    // later[i]: the size of the lines of entries i.. (later[n] = 0).
+    let mut later = vec![0; lines.len() + 1];
+    for i in (0..lines.len()).rev() {
+        later[i] = later[i + 1] + lines[i].len();
+    }
+    let mut used = 0;
+    let mut in_full = 0;
+    let every_line_fits = later[0] <= budget;
+    let fits = |used: usize, i: usize| match every_line_fits {
+        true => used + full[i].len() + later[i + 1] <= budget,
+        false => used + full[i].len() <= budget / 2,
+    };
+    while in_full < full.len() && fits(used, in_full) {
+        used += full[in_full].len();
+        in_full += 1;
+    }
+    let mut in_lines = 0;
+    while in_full + in_lines < lines.len() && used + lines[in_full + in_lines].len() <= budget {
+        used += lines[in_full + in_lines].len();
+        in_lines += 1;
+    }
+    Packed { in_full, in_lines }
+}
+
+fn summary(report: &Conformance) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Conformance report\n");
+    let t = &report.tested;
+    let _ = writeln!(
+        out,
+        "- Tested: `conform` {}, contract {}, vectors {} ({} files)",
+        t.conform, t.contract, t.suite.digest, t.suite.files
+    );
+    match &t.peer {
+        Some(command) => {
+            let _ = writeln!(out, "- Peer: `{command}`");
+        }
+        None => {
+            let _ = writeln!(out, "- Peer: none (the in-process reference)");
+        }
+    }
     let i = &report.implementation;
     let _ = writeln!(
         out,
-        "- Implementation: `{}` {} ({})",
-        i.name, i.version, i.language
+        "- Implementation: `{}` {} ({}), claims {}",
+        i.name,
+        i.version,
+        i.language,
+        claims(&i.tools)
     );
-    let count = report.vectors.count;
+    let v = &report.vectors;
     let _ = writeln!(
         out,
-        "- Vectors: {count} compared at level `{}`",
-        report.level
+        "- Vectors: {} compared at level `{}`{}",
+        v.asked,
+        report.level,
+        not_asked(v.count - v.asked)
     );
-    let failed = report.totals.outcomes.failing();
-    let failed_scenarios = report
-        .scenarios
-        .as_ref()
-        .map_or(0, |s| s.totals.outcomes.failing());
-    let verdict = match (failed, failed_scenarios) {
-        (0, 0) => "PASS".to_owned(),
-        (_, 0) => format!("FAIL ({failed} vectors failed)"),
-        (_, n) => format!("FAIL ({failed} vectors and {n} scenarios failed)"),
-    };
-    let _ = writeln!(out, "- Result: {verdict}");
+    let _ = writeln!(out, "- Result: {}", verdict(report));
     let levels: Vec<String> = report
         .levels
         .iter()
-        .map(|(l, n)| format!("{l} {n}/{count}"))
+        .map(|(l, n)| format!("{l} {n}/{}", v.asked))
         .collect();
     let _ = writeln!(out, "- Passing by level: {}\n", levels.join(", "));
     let rows = report
@@ -59,52 +143,126 @@ pub(crate) fn render_markdown(report: &Conformance, run: &RunResult) -> String {
         "vectors",
         rows.chain([("**total**".to_owned(), &report.totals.outcomes)]),
     ));
-    // Unsupported tools are counted in the table; listing each of their vectors would bury the rest.
-    let not_passing: Vec<(&VectorResult, &VectorDetail)> = report
-        .results
-        .iter()
-        .filter(|r| !matches!(r.outcome, Outcome::Pass | Outcome::Unsupported))
-        .filter_map(|r| Some((r, r.detail.as_ref()?)))
-        .collect();
-    if !not_passing.is_empty() {
-        let _ = writeln!(out, "\n## Not passing ({})", not_passing.len());
-        for (result, detail) in not_passing.iter().take(MARKDOWN_DETAILS) {
-            let _ = writeln!(out, "\n### `{}` ({})\n", result.vector, result.outcome);
-            let _ = writeln!(out, "{} (`{}`)\n", detail.what, result.file);
-            let _ = writeln!(
-                out,
-                "Expected:\n\n```json\n{}\n```\n",
-                detail.expected.0.to_pretty()
-            );
-            let received = to_json(&detail.received).unwrap_or(Json::Null);
-            let _ = writeln!(out, "Received:\n\n```json\n{}\n```", received.to_pretty());
-        }
-        if not_passing.len() > MARKDOWN_DETAILS {
-            let _ = writeln!(
-                out,
-                "\n… and {} more (see `conformance.json`).",
-                not_passing.len() - MARKDOWN_DETAILS
-            );
-        }
-    }
     if let Some(section) = &report.scenarios {
-        out.push_str(&scenario_markdown(section, run));
-    }
-    if !report.stderr_tail.trim().is_empty() {
-        let _ = writeln!(
-            out,
-            "\n## The peer's stderr (last bytes)\n\n```text\n{}\n```",
-            report.stderr_tail.trim_end()
-        );
+        out.push_str(&scenario_summary(section));
     }
     out
 }
 
+fn verdict(report: &Conformance) -> String {
+    let failed = report.totals.outcomes.failing();
+    let failed_scenarios = report
+        .scenarios
+        .as_ref()
+        .map_or(0, |s| s.totals.outcomes.failing());
+    let judged = match (failed, failed_scenarios) {
+        (0, 0) => "PASS".to_owned(),
+        (_, 0) => format!("FAIL ({failed} vectors failed)"),
+        (_, n) => format!("FAIL ({failed} vectors and {n} scenarios failed)"),
+    };
+    match &report.stopped {
+        None => judged,
+        Some(stopped) => format!(
+            "STOPPED: {} ({} of {} vectors and {} of {} scenarios not run); of what ran: {judged}",
+            stopped.reason,
+            stopped.vectors_not_run,
+            stopped.selected_vectors,
+            stopped.scenarios_not_run,
+            stopped.selected_scenarios
+        ),
+    }
+}
+
+fn scenario_summary(section: &ScenarioSection) -> String {
+    let mut out = String::new();
+    let asked = section.compared.asked;
+    let _ = writeln!(out, "\n## Scenarios\n");
+    let _ = writeln!(
+        out,
+        "- Scenarios: {asked} compared at level `{}`{}",
+        section.level,
+        not_asked(section.compared.count - asked)
+    );
+    let verdict = match section.totals.outcomes.failing() {
+        0 => "PASS".to_owned(),
+        n => format!("FAIL ({n} scenarios failed)"),
+    };
+    let _ = writeln!(out, "- Result: {verdict}");
+    let levels: Vec<String> = section
+        .levels
+        .iter()
+        .map(|(l, n)| format!("{l} {n}/{asked}"))
+        .collect();
+    let _ = writeln!(out, "- Passing by level: {}\n", levels.join(", "));
+    let rows = section
+        .by_tool
+        .iter()
+        .map(|(tool, totals)| (format!("`{}`", tool.0), &totals.outcomes));
+    out.push_str(&outcome_table(
+        "scenarios",
+        rows.chain([("**total**".to_owned(), &section.totals.outcomes)]),
+    ));
+    out
+}
+
+fn full_entry(failure: &Failure<'_>) -> String {
+    let mut out = format!("\n### `{}` ({})\n\n", failure.name(), failure.outcome());
+    match failure {
+        Failure::Vector(result, detail) => {
+            let received =
+                crate::json::ser::to_json(&detail.received).unwrap_or(vvoc_reference::Json::Null);
+            let _ = writeln!(
+                out,
+                "{} (`{}`, vector {})\n",
+                detail.what, result.file, detail.index
+            );
+            let blocks: Vec<String> = [
+                ("Input", shown(&detail.input.0)),
+                ("Expected", shown(&detail.expected.0)),
+                ("Received", shown(&received)),
+            ]
+            .into_iter()
+            .map(|(label, value)| format!("{label}:\n\n```json\n{value}\n```\n"))
+            .collect();
+            out.push_str(&blocks.join("\n"));
+        }
+        Failure::Scenario(_, detail) => {
+            let _ = writeln!(out, "```text\n{}```", detail.explanation);
+        }
+    }
+    out
+}
+
+fn stderr_section(report: &Conformance) -> String {
+    match report.stderr_tail.trim().is_empty() {
+        true => String::new(),
+        false => format!(
+            "\n## The peer's stderr (last bytes)\n\n```text\n{}\n```\n",
+            report.stderr_tail.trim_end()
+        ),
+    }
+}
+
+fn claims(tools: &[String]) -> String {
+    match tools.is_empty() {
+        true => "no tool".to_owned(),
+        false => tools
+            .iter()
+            .map(|t| format!("`{t}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+fn not_asked(count: usize) -> String {
+    match count {
+        0 => String::new(),
+        n => format!(" ({n} more of tools it does not claim, counted apart as unsupported)"),
+    }
+}
+
 /// The Markdown table of outcomes: a row per tool (name, counts), then the total row.
-fn outcome_table<'a>(
-    counted: &str,
-    rows: impl Iterator<Item = (String, &'a crate::outcome::Tally)>,
-) -> String {
+fn outcome_table<'a>(counted: &str, rows: impl Iterator<Item = (String, &'a Tally)>) -> String {
     let mut out = format!("| tool | {counted} |");
     for outcome in Outcome::ALL {
         let _ = write!(out, " {} |", outcome.as_str());
@@ -124,62 +282,68 @@ fn outcome_table<'a>(
     out
 }
 
-/// The scenarios' section of `conformance.md`: the counts of the report's `section`, the story
-/// of each scenario not passing from the run.
-fn scenario_markdown(section: &ScenarioSection, run: &RunResult) -> String {
-    let mut out = String::new();
-    let count = section.compared.count;
-    let _ = writeln!(out, "\n## Scenarios\n");
-    let _ = writeln!(
-        out,
-        "- Scenarios: {count} compared at level `{}`",
-        section.level
-    );
-    let verdict = match section.totals.outcomes.failing() {
-        0 => "PASS".to_owned(),
-        n => format!("FAIL ({n} scenarios failed)"),
-    };
-    let _ = writeln!(out, "- Result: {verdict}");
-    let levels: Vec<String> = section
-        .levels
-        .iter()
-        .map(|(l, n)| format!("{l} {n}/{count}"))
-        .collect();
-    let _ = writeln!(out, "- Passing by level: {}\n", levels.join(", "));
-    let rows = section
-        .by_tool
-        .iter()
-        .map(|(tool, totals)| (format!("`{}`", tool.0), &totals.outcomes));
-    out.push_str(&outcome_table(
-        "scenarios",
-        rows.chain([("**total**".to_owned(), &section.totals.outcomes)]),
-    ));
-    let not_passing: Vec<&ScenarioRecord> = crate::report::scenarios::sorted(run)
-        .into_iter()
-        .filter(|r| !matches!(r.outcome, Outcome::Pass | Outcome::Unsupported))
-        .collect();
-    if !not_passing.is_empty() {
-        let _ = writeln!(out, "\n### Scenarios not passing ({})", not_passing.len());
-        for record in not_passing.iter().take(MARKDOWN_DETAILS) {
-            let (scenario, answer) = (&record.scenario, &record.answer);
-            let story = match record.outcome {
-                Outcome::Fixed => format!("{}: {FIXED}\n", scenario.name()),
-                _ => plain(&explain(scenario, answer, section.level)),
-            };
-            let _ = writeln!(
-                out,
-                "\n#### `{}` ({})\n\n```text\n{story}```",
-                scenario.name(),
-                record.outcome
-            );
-        }
-        if not_passing.len() > MARKDOWN_DETAILS {
-            let _ = writeln!(
-                out,
-                "\n… and {} more (see `conformance.json`).",
-                not_passing.len() - MARKDOWN_DETAILS
-            );
-        }
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sizes(full: &[usize], lines: &[usize]) -> (Vec<String>, Vec<String>) {
+        let text = |n: &usize| "x".repeat(*n);
+        (
+            full.iter().map(text).collect(),
+            lines.iter().map(text).collect(),
+        )
     }
-    out
+
+    #[test]
+    fn packing_puts_entries_in_full_while_every_later_line_still_fits() {
+        let (full, lines) = sizes(&[10, 10, 10], &[2, 2, 2]);
+        assert_eq!(
+            pack(&full, &lines, 30),
+            Packed {
+                in_full: 3,
+                in_lines: 0
+            }
+        );
+        // 10 + 10 + the third's line (2) fits 24; a third in full (30) does not.
+        assert_eq!(
+            pack(&full, &lines, 24),
+            Packed {
+                in_full: 2,
+                in_lines: 1
+            }
+        );
+        // One in full (10) and two lines (4) fit 14.
+        assert_eq!(
+            pack(&full, &lines, 14),
+            Packed {
+                in_full: 1,
+                in_lines: 2
+            }
+        );
+        // Not even every line fits 3: one line, the rest left out.
+        assert_eq!(
+            pack(&full, &lines, 3),
+            Packed {
+                in_full: 0,
+                in_lines: 1
+            }
+        );
+        assert_eq!(
+            pack(&full, &lines, 0),
+            Packed {
+                in_full: 0,
+                in_lines: 0
+            }
+        );
+        // Not every line fits 25 after two in full: the first in full takes up to half (10 of
+        // 12), then lines while they fit (the remaining 15 hold 7 of them).
+        let (full, lines) = sizes(&[10; 20], &[2; 20]);
+        assert_eq!(
+            pack(&full, &lines, 25),
+            Packed {
+                in_full: 1,
+                in_lines: 7
+            }
+        );
+    }
 }

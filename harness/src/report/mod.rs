@@ -3,6 +3,8 @@
 
 pub mod build;
 pub mod conformance;
+pub mod console;
+pub mod failures;
 pub mod junit;
 pub mod markdown;
 pub mod scenarios;

@@ -8,8 +8,10 @@ use crate::report::conformance::{
     ScenarioResult, ScenarioSection, ScenarioTotals, StepCameTo, StepReport, ToolId, milliseconds,
 };
 use crate::run::result::RunResult;
-use crate::scenario::compare::{ScenarioLevel, describe, differing_steps, expected_reply};
-use crate::scenario::model::Reply;
+use crate::scenario::compare::{
+    ScenarioLevel, describe, differing_steps, expected_reply, explain, plain,
+};
+use crate::scenario::model::{Reply, Scenario, Step};
 use crate::scenario::play::{Fault, ScenarioAnswer};
 use crate::scenario::records::ScenarioRecord;
 use crate::scenario::tree::{Change, differences};
@@ -24,6 +26,7 @@ pub fn section(run: &RunResult) -> Option<ScenarioSection> {
     Some(ScenarioSection {
         compared: Compared {
             count: run.scenarios.len(),
+            asked: run.scenarios.len() - tallies.all.get(Outcome::Unsupported),
             tools: tallies.by_tool.keys().copied().map(ToolId).collect(),
         },
         level,
@@ -39,92 +42,8 @@ pub fn section(run: &RunResult) -> Option<ScenarioSection> {
 }
 
 fn result(record: &ScenarioRecord, level: ScenarioLevel) -> ScenarioResult {
-    let (scenario, answer) = (&record.scenario, &record.answer);
-    let detail = (record.outcome != Outcome::Pass).then(|| {
-        let step_of = |index: usize, reply: Option<&Reply>| {
-            Observed::Step(StepReport {
-                step: index + 1,
-                came_to: reply.map(|reply| match reply {
-                    Reply::Output(text) => StepCameTo::Output(Embedded::from(text.clone())),
-                    Reply::Throws(text) => StepCameTo::Throws(Embedded::from(text.clone())),
-                }),
-            })
-        };
-        let expected_step = |index: usize| {
-            let reply = scenario.steps.get(index).and_then(expected_reply);
-            Some(step_of(index, reply.as_ref()))
-        };
-        let (expected, received) = match answer {
-            ScenarioAnswer::Ran { replies, after } => {
-                match differing_steps(scenario, replies, level).first() {
-                    Some(&i) => (
-                        expected_step(i),
-                        step_of(i, replies.get(i).and_then(Option::as_ref)),
-                    ),
-                    None => (
-                        Some(Observed::After {
-                            after: scenario.expected_after().clone(),
-                        }),
-                        Observed::After {
-                            after: after.clone(),
-                        },
-                    ),
-                }
-            }
-            ScenarioAnswer::Stopped { step, fault, .. } => {
-                let came_to = match fault {
-                    Fault::Error(text) => StepCameTo::Error(text.clone()),
-                    Fault::Timeout => StepCameTo::Timeout(true),
-                    Fault::Crash(text) => StepCameTo::Crash(text.clone()),
-                    Fault::ProtocolError(text) => StepCameTo::ProtocolError(text.clone()),
-                };
-                let received = StepReport {
-                    step: step + 1,
-                    came_to: Some(came_to),
-                };
-                (expected_step(*step), Observed::Step(received))
-            }
-            ScenarioAnswer::Runner(text) => (
-                None,
-                Observed::Runner {
-                    runner_error: text.clone(),
-                },
-            ),
-            ScenarioAnswer::Unsupported => (None, Observed::Unsupported { unsupported: true }),
-        };
-        let directory = match answer {
-            ScenarioAnswer::Ran { after, .. } => Some(
-                differences(scenario.expected_after(), after)
-                    .iter()
-                    .map(|c| {
-                        let (path, change) = match c {
-                            Change::Missing(path, _) => (path, ChangeKind::Missing),
-                            Change::Extra(path, _) => (path, ChangeKind::Extra),
-                            Change::Different(path, _, _) => (path, ChangeKind::Different),
-                        };
-                        DirectoryChange {
-                            path: path.clone(),
-                            change,
-                        }
-                    })
-                    .collect(),
-            ),
-            ScenarioAnswer::Stopped { .. }
-            | ScenarioAnswer::Runner(_)
-            | ScenarioAnswer::Unsupported => None,
-        };
-        let passes_at = ScenarioLevel::ALL
-            .into_iter()
-            .rev()
-            .find(|&l| record.passes_at(l));
-        ScenarioDetail {
-            what: what(record, level),
-            expected,
-            received,
-            directory,
-            passes_at,
-        }
-    });
+    let scenario = &record.scenario;
+    let detail = (record.outcome != Outcome::Pass).then(|| detail(record, level));
     ScenarioResult {
         scenario: scenario.name(),
         file: scenario.source.clone(),
@@ -134,11 +53,138 @@ fn result(record: &ScenarioRecord, level: ScenarioLevel) -> ScenarioResult {
     }
 }
 
+/// What happened to a scenario that did not pass.
+fn detail(record: &ScenarioRecord, level: ScenarioLevel) -> ScenarioDetail {
+    let (scenario, answer) = (&record.scenario, &record.answer);
+    let (expected, received) = sides(scenario, answer, level);
+    let directory = directory(scenario, answer);
+    let passes_at = ScenarioLevel::ALL
+        .into_iter()
+        .rev()
+        .find(|&l| record.passes_at(l));
+    let input = match &expected {
+        Some(Observed::Step(at)) => scenario.steps.get(at.step.saturating_sub(1)).and_then(step_input),
+        Some(Observed::After { .. } | Observed::Runner { .. } | Observed::Unsupported { .. })
+        | None => None,
+    };
+    let explanation = match record.outcome {
+        Outcome::Fixed => format!("{}: {FIXED}\n", scenario.name()),
+        Outcome::Pass
+        | Outcome::Fail
+        | Outcome::Error
+        | Outcome::Timeout
+        | Outcome::Crash
+        | Outcome::ProtocolError
+        | Outcome::Unsupported
+        | Outcome::KnownFail => plain(&explain(scenario, answer, level)),
+    };
+    ScenarioDetail {
+        what: what(record, level),
+        explanation,
+        input,
+        expected,
+        received,
+        directory,
+        passes_at,
+    }
+}
+
+/// The two sides of a scenario's first difference: what was expected there and what came.
+fn sides(
+    scenario: &Scenario,
+    answer: &ScenarioAnswer,
+    level: ScenarioLevel,
+) -> (Option<Observed>, Observed) {
+    let step_of = |index: usize, reply: Option<&Reply>| {
+        Observed::Step(StepReport {
+            step: index + 1,
+            came_to: reply.map(|reply| match reply {
+                Reply::Output(text) => StepCameTo::Output(Embedded::from(text.clone())),
+                Reply::Throws(text) => StepCameTo::Throws(Embedded::from(text.clone())),
+            }),
+        })
+    };
+    let expected_step = |index: usize| {
+        let reply = scenario.steps.get(index).and_then(expected_reply);
+        Some(step_of(index, reply.as_ref()))
+    };
+    match answer {
+        ScenarioAnswer::Ran { replies, after } => {
+            match differing_steps(scenario, replies, level).first() {
+                Some(&i) => (
+                    expected_step(i),
+                    step_of(i, replies.get(i).and_then(Option::as_ref)),
+                ),
+                None => (
+                    Some(Observed::After {
+                        after: scenario.expected_after().clone(),
+                    }),
+                    Observed::After {
+                        after: after.clone(),
+                    },
+                ),
+            }
+        }
+        ScenarioAnswer::Stopped { step, fault, .. } => {
+            let came_to = match fault {
+                Fault::Error(text) => StepCameTo::Error(text.clone()),
+                Fault::Timeout => StepCameTo::Timeout(true),
+                Fault::Crash(text) => StepCameTo::Crash(text.clone()),
+                Fault::ProtocolError(text) => StepCameTo::ProtocolError(text.clone()),
+            };
+            let received = StepReport {
+                step: step + 1,
+                came_to: Some(came_to),
+            };
+            (expected_step(*step), Observed::Step(received))
+        }
+        ScenarioAnswer::Runner(text) => (
+            None,
+            Observed::Runner {
+                runner_error: text.clone(),
+            },
+        ),
+        ScenarioAnswer::Unsupported => (None, Observed::Unsupported { unsupported: true }),
+    }
+}
+
+/// The directory's differences, file by file, when every step ran.
+fn directory(scenario: &Scenario, answer: &ScenarioAnswer) -> Option<Vec<DirectoryChange>> {
+    match answer {
+        ScenarioAnswer::Ran { after, .. } => Some(
+            differences(scenario.expected_after(), after)
+                .iter()
+                .map(|c| {
+                    let (path, change) = match c {
+                        Change::Missing(path, _) => (path, ChangeKind::Missing),
+                        Change::Extra(path, _) => (path, ChangeKind::Extra),
+                        Change::Different(path, _, _) => (path, ChangeKind::Different),
+                    };
+                    DirectoryChange {
+                        path: path.clone(),
+                        change,
+                    }
+                })
+                .collect(),
+        ),
+        ScenarioAnswer::Stopped { .. }
+        | ScenarioAnswer::Runner(_)
+        | ScenarioAnswer::Unsupported => None,
+    }
+}
+
 /// One line on what happened to a scenario.
 pub(crate) fn what(record: &ScenarioRecord, level: ScenarioLevel) -> String {
     match record.outcome {
         Outcome::Fixed => FIXED.to_owned(),
-        _ => describe(&record.scenario, &record.answer, level),
+        Outcome::Pass
+        | Outcome::Fail
+        | Outcome::Error
+        | Outcome::Timeout
+        | Outcome::Crash
+        | Outcome::ProtocolError
+        | Outcome::Unsupported
+        | Outcome::KnownFail => describe(&record.scenario, &record.answer, level),
     }
 }
 
@@ -146,4 +192,13 @@ pub(crate) fn sorted(run: &RunResult) -> Vec<&ScenarioRecord> {
     let mut records: Vec<&ScenarioRecord> = run.scenarios.iter().collect();
     records.sort_by_key(|r| r.scenario.name());
     records
+}
+
+/// The input of a step, as the report shows it: a call's input, an `anchors` step's path.
+fn step_input(step: &Step) -> Option<Embedded> {
+    match step {
+        Step::Call { input, .. } => Some(Embedded(input.clone())),
+        Step::Anchors { path, .. } => Some(Embedded::from(path.clone())),
+        Step::Write(_) => None,
+    }
 }

@@ -31,6 +31,8 @@ pub fn results(run: &RunResult) -> Vec<VectorResult> {
 fn result(record: &Record) -> VectorResult {
     let detail = (record.outcome != Outcome::Pass).then(|| VectorDetail {
         what: what_happened(record),
+        index: record.vector.index,
+        input: Embedded(record.vector.input.clone()),
         expected: Embedded(record.vector.expected.to_json()),
         received: received(&record.answer),
         passes_at: match &record.answer {
