@@ -107,17 +107,22 @@ pub fn describe(expected: &Verdict, received: &Verdict) -> String {
                 .zip(r)
                 .position(|(a, b)| a != b)
                 .unwrap_or(e.len().min(r.len()));
-            let show = |issues: &[Issue]| {
-                issues.get(position).map_or("nothing".to_owned(), |i| {
-                    format!("{} at {}: {}", i.code, i.path, i.message)
-                })
-            };
-            format!(
-                "issue {} differs: expected {}, received {}",
-                position + 1,
-                show(e),
-                show(r)
-            )
+            match (e.get(position), r.get(position)) {
+                (Some(a), Some(b)) => member_difference(position, a, b),
+                (a, b) => {
+                    let show = |issue: Option<&Issue>| {
+                        issue.map_or("nothing".to_owned(), |i| {
+                            format!("{} at {}: {}", i.code, i.path, i.message)
+                        })
+                    };
+                    format!(
+                        "issue {} differs: expected {}, received {}",
+                        position + 1,
+                        show(a),
+                        show(b)
+                    )
+                }
+            }
         }
         (Verdict::Accept(e), Verdict::Accept(r)) => match first_difference(e, r) {
             Some((at, expected, received)) => {
@@ -134,6 +139,44 @@ pub fn describe(expected: &Verdict, received: &Verdict) -> String {
         },
         _ => format!("expected {}, received {}", side(expected), side(received)),
     }
+}
+
+/// Two issues at the same position that differ: the first member (in the order an issue is
+/// written: `code`, `path`, `message`, `expected`, `received`) that differs, with both values,
+/// so a difference in `received` alone is named rather than hidden behind two equal lines.
+fn member_difference(position: usize, expected: &Issue, received: &Issue) -> String {
+    let text = |s: &JsString| Json::String(s.clone()).to_compact();
+    let optional = |s: &Option<JsString>| s.as_ref().map_or("absent".to_owned(), text);
+    let members = [
+        (
+            "code",
+            format!("\"{}\"", expected.code),
+            format!("\"{}\"", received.code),
+        ),
+        ("path", text(&expected.path), text(&received.path)),
+        ("message", text(&expected.message), text(&received.message)),
+        (
+            "expected",
+            optional(&expected.expected),
+            optional(&received.expected),
+        ),
+        (
+            "received",
+            optional(&expected.received),
+            optional(&received.received),
+        ),
+    ];
+    let (member, e, r) = members.into_iter().find(|(_, e, r)| e != r).unwrap_or((
+        "(none)",
+        String::new(),
+        String::new(),
+    ));
+    format!(
+        "issue {} ({} at {}) differs in {member}: expected {e}, received {r}",
+        position + 1,
+        expected.code,
+        expected.path
+    )
 }
 
 /// The first place (a path such as `items[0].title`) where two outputs differ, with both values
@@ -320,6 +363,33 @@ mod tests {
             .expect("a thread")
             .join()
             .expect("compared on a small stack");
+    }
+
+    #[test]
+    fn an_issue_difference_names_the_member_that_differs() {
+        let issue = |message: &str, received: Option<&str>| Issue {
+            code: vvoc_reference::Code::TooBig,
+            path: "count".into(),
+            message: message.into(),
+            expected: None,
+            received: received.map(Into::into),
+        };
+        let e = Verdict::Reject(vec![issue("m", Some("Infinity"))]);
+        let r = Verdict::Reject(vec![issue("m", None)]);
+        assert_eq!(
+            describe(&e, &r),
+            r#"issue 1 (too_big at count) differs in received: expected "Infinity", received absent"#
+        );
+        let r = Verdict::Reject(vec![issue("n", Some("Infinity"))]);
+        assert_eq!(
+            describe(&e, &r),
+            r#"issue 1 (too_big at count) differs in message: expected "m", received "n""#
+        );
+        let r = Verdict::Reject(vec![issue("m", Some("Infinity")), issue("m", None)]);
+        assert_eq!(
+            describe(&e, &r),
+            "issue 2 differs: expected nothing, received too_big at count: m"
+        );
     }
 
     #[test]

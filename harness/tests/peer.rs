@@ -212,12 +212,19 @@ peer_cases! {
         totals: &[("unsupported", 2), ("pass", 1)],
         ..CASE
     };
-    a_peer_that_implements_none_of_the_selected_tools_checked_nothing_which_is_no_success: Case {
+    a_peer_that_claims_none_of_the_selected_tools_checked_nothing_which_is_no_success: Case {
+        files: &[FETCH],
+        peer: Peer::Fake("--tools work_item_list"),
+        exit: 1,
+        says: &["the peer implements none of the selected tools (its hello lists: work_item_list)"],
+        ..CASE
+    };
+    a_tool_the_peer_does_not_claim_is_refused_before_anything_runs: Case {
         files: &[FETCH],
         peer: Peer::Fake("--tools web_fetch"),
         args: &["--tool", "web_search"],
         exit: 1,
-        says: &["the peer implements none of the selected tools (its hello lists: web_fetch)"],
+        says: &["--tool web_search: the peer does not claim this tool (its hello lists: web_fetch)"],
         ..CASE
     };
     a_hello_naming_an_unknown_tool_is_a_bad_hello: Case {

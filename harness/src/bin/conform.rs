@@ -86,7 +86,9 @@ enum Command {
     /// Run one call of an editor in the current directory and print the text it returns.
     ///
     /// THIS CHANGES FILES: the call really edits, creates, renames or deletes them, exactly as
-    /// the tool would for a model. Relative paths resolve against the current directory. Exit 0
+    /// the tool would for a model. hashline_edit resolves a relative path against the current
+    /// directory; str_replace_editor takes absolute paths only and refuses a relative one, as its
+    /// contract says (behaviour.md §5). Exit 0
     /// for a success text, 2 for an `Error: ...` text or a raised error (printed to stderr).
     #[command(
         about = "Run one call of an editor in the current directory and print what it returns (it changes files)"
@@ -97,8 +99,9 @@ enum Command {
         /// The input as JSON text; read from standard input when absent.
         input: Option<String>,
     },
-    /// List the vector and scenario names (`<tool>:<id>`), one per line, in file order.
-    List(VectorArgs),
+    /// List the vector and scenario names (`<tool>:<id>`), one per line, in file order; --tool,
+    /// --filter and --only select as for `run`.
+    List(ListArgs),
     /// Check the vector and scenario files (and mutation-row files) against their schemas and
     /// rules, running nothing.
     Lint(LintArgs),
@@ -159,10 +162,9 @@ struct BenchArgs {
     jobs: u64,
 }
 
+/// Which vectors and scenarios `run` and `list` take.
 #[derive(Args, Debug)]
-struct RunArgs {
-    #[command(flatten)]
-    vectors: VectorArgs,
+struct SelectArgs {
     /// Only vectors and scenarios of this tool (repeatable).
     #[arg(long = "tool", value_name = "TOOL")]
     tools: Vec<String>,
@@ -172,6 +174,37 @@ struct RunArgs {
     /// Only the vectors, or only the scenarios (default: both).
     #[arg(long, value_enum, value_name = "KIND")]
     only: Option<vvoc_harness::run::selection::Kind>,
+}
+
+impl SelectArgs {
+    /// The selection, each `--tool` read as a tool.
+    fn selection(&self) -> Result<vvoc_harness::run::selection::Selection> {
+        Ok(vvoc_harness::run::selection::Selection {
+            tools: self
+                .tools
+                .iter()
+                .map(|t| t.parse::<Tool>())
+                .collect::<Result<Vec<_>, _>>()?,
+            filter: self.filter.clone(),
+            only: self.only,
+        })
+    }
+}
+
+#[derive(Args, Debug)]
+struct ListArgs {
+    #[command(flatten)]
+    vectors: VectorArgs,
+    #[command(flatten)]
+    select: SelectArgs,
+}
+
+#[derive(Args, Debug)]
+struct RunArgs {
+    #[command(flatten)]
+    vectors: VectorArgs,
+    #[command(flatten)]
+    select: SelectArgs,
     /// How much must match: verdict, first, issues or exact.
     #[arg(long, default_value = "exact", value_name = "LEVEL")]
     level: Level,
@@ -196,6 +229,14 @@ struct RunArgs {
     /// Write conformance.json, conformance.md and junit.xml into this folder.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
+    /// How many failing vectors and scenarios to print in full before the summary (the next
+    /// 100 get a line each): a number, `all`, or `none`.
+    #[arg(long, default_value = "20", value_name = "N|all|none")]
+    failures: vvoc_harness::report::console::Shown,
+    /// The most characters conformance.md may have (a pull-request comment takes 65,536):
+    /// failures past it get one line each, or only a count.
+    #[arg(long, default_value_t = vvoc_harness::report::markdown::DEFAULT_LIMIT, value_name = "CHARS")]
+    md_limit: usize,
     /// How many peer processes to run at once (in process: how many scenarios run at once).
     #[arg(long, default_value_t = 1, value_name = "N")]
     jobs: usize,
@@ -306,7 +347,18 @@ fn execute(command: Command) -> Result<u8> {
         },
         Command::Exec { tool, input } => exec_once(&tool, input),
         Command::List(args) => {
-            for name in load_all(&args)?.names {
+            let selection = args.select.selection()?;
+            let suite = load_all(&args.vectors)?;
+            let vectors = suite.vectors.iter().filter(|v| selection.keeps(v));
+            let scenarios = suite
+                .scenarios
+                .iter()
+                .filter(|s| selection.keeps_scenario(s));
+            let kept: HashSet<String> = vectors
+                .map(|v| v.name())
+                .chain(scenarios.map(|s| s.name()))
+                .collect();
+            for name in suite.names.iter().filter(|n| kept.contains(*n)) {
                 say!("{name}");
             }
             Ok(OK)

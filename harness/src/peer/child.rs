@@ -41,7 +41,8 @@ pub fn reap(child: &Child) {
     forget(child.id());
 }
 
-/// Kills every remembered group and removes every scenario scratch directory, then exits with 130
+/// Kills every remembered group, removes every scenario scratch directory and says how far a run
+/// had got (`progress`), then exits with 130
 /// on SIGINT or SIGTERM (as a shell reports an interrupted command). Call once, at the start of a
 /// program that starts children or runs scenarios.
 pub fn kill_children_on_interrupt() {
@@ -58,6 +59,9 @@ pub fn kill_children_on_interrupt() {
         }
         // With the peers gone, nothing writes into the scenarios' directories any more.
         crate::scenario::scratch::remove_registered();
+        if let Some(line) = crate::progress::interrupted_line() {
+            eprintln!("\n{line}");
+        }
         std::process::exit(130);
     });
 }

@@ -109,6 +109,7 @@ impl<'p, 'o> PeerSession<'p, 'o> {
                         CheckAnswer::Verdict(verdict) => Answer::Verdict(verdict),
                         CheckAnswer::Error(text) => Answer::Error(text),
                     };
+                    crate::progress::vector_done();
                     return Some(Next::Answer(tag, answer, sent.elapsed()));
                 }
                 None => {
@@ -125,6 +126,7 @@ impl<'p, 'o> PeerSession<'p, 'o> {
         };
         // The oldest outstanding check takes the blame; the others are sent again.
         let (tag, sent) = self.outstanding.remove(&oldest)?;
+        crate::progress::vector_done();
         let resend = std::mem::take(&mut self.outstanding);
         Some(Next::Failed {
             blamed: (tag, answer, sent.elapsed()),

@@ -26,9 +26,10 @@ pub fn message_type(message: &Object) -> String {
         .unwrap_or_default()
 }
 
-/// A message line as an object.
+/// A message line as an object. The error does not quote the line: every caller adds its
+/// preview, so the line is quoted once.
 pub(crate) fn message(line: &str) -> Result<Object, String> {
-    let json = Json::parse(line).map_err(|e| format!("not JSON ({e}): {}", preview(line)))?;
+    let json = Json::parse(line).map_err(|e| format!("not JSON ({e})"))?;
     let kind = json.type_name();
     json.into_object()
         .ok_or_else(|| format!("a message must be an object, found {kind}"))
@@ -55,5 +56,21 @@ pub fn preview(line: &str) -> String {
         format!("{cut:?}…")
     } else {
         format!("{cut:?}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_that_is_not_json_is_refused_without_quoting_it() {
+        let refused = message("garbage here").expect_err("not JSON");
+        assert!(refused.starts_with("not JSON ("), "{refused}");
+        assert!(!refused.contains("garbage"), "{refused}");
+        assert_eq!(
+            message("[1]").expect_err("not an object"),
+            "a message must be an object, found array"
+        );
     }
 }

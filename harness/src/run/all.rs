@@ -7,9 +7,12 @@ use std::time::Duration;
 
 use crate::compare::Level;
 use crate::load::vector::Vector;
-use crate::peer::options::PeerOptions;
+use vvoc_reference::Tool;
+
+use crate::peer::options::{PeerOptions, Peers};
 use crate::peer::process::keep_tail;
 use crate::peer::scenarios::{PeerScenarios, ScenarioRunError, run_peer_scenarios};
+use crate::peer::session::PeerSession;
 use crate::peer::vectors::{PeerRunError, run_peer};
 use crate::run::reference::run_reference;
 use crate::run::result::RunResult;
@@ -47,6 +50,7 @@ pub fn run_all(plan: Plan) -> Result<RunResult, PeerRunError> {
         scratch,
         peer,
     } = plan;
+    crate::progress::begin(vectors.len(), scenarios.len());
     match peer {
         None => {
             let mut result = run_reference(vectors, level, &known);
@@ -109,5 +113,40 @@ pub fn run_all(plan: Plan) -> Result<RunResult, PeerRunError> {
                 }),
             }
         }
+    }
+}
+
+/// Refuses `--tool` for a tool the peer does not claim, before anything runs: its hello is asked
+/// once, by a process that does nothing else. A peer that cannot give a hello passes here, so the
+/// run itself finds it unusable and reports so.
+pub fn claimed_by_peer(tools: &[Tool], options: &PeerOptions) -> Result<(), String> {
+    if tools.is_empty() {
+        return Ok(());
+    }
+    let peers = Peers::new(options)?;
+    let Ok(session) = PeerSession::start(&peers) else {
+        return Ok(());
+    };
+    let claims = session.hello().tools.clone();
+    session.finish();
+    let unclaimed: Vec<&str> = tools
+        .iter()
+        .map(|t| t.id())
+        .filter(|t| !claims.iter().any(|c| c == t))
+        .collect();
+    match unclaimed.is_empty() {
+        true => Ok(()),
+        false => Err(format!(
+            "--tool {}: the peer does not claim {} (its hello lists: {}); select only tools it claims",
+            unclaimed.join(" --tool "),
+            match unclaimed.len() {
+                1 => "this tool",
+                _ => "these tools",
+            },
+            match claims.is_empty() {
+                true => "no tool".to_owned(),
+                false => claims.join(", "),
+            }
+        )),
     }
 }

@@ -32,6 +32,7 @@ pub fn run_reference(
                         crate::panic::panic_message(&*panic)
                     )),
                 };
+            crate::progress::vector_done();
             Record::new(vector, answer, began.elapsed(), level, known_failures)
         })
         .collect();

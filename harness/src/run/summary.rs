@@ -23,16 +23,18 @@ pub fn summary(run: &RunResult) -> String {
 
 fn vector_summary(run: &RunResult) -> String {
     let mut out = outcome_table("vectors", &run.tallies());
+    let asked = run.checks();
     let levels: Vec<String> = run
         .level_passes()
         .iter()
-        .map(|(l, n)| format!("{l} {n}/{}", run.records.len()))
+        .map(|(l, n)| format!("{l} {n}/{asked}"))
         .collect();
     let _ = writeln!(
         out,
-        "passing by level: {} (the run is judged at {})",
+        "passing by level: {} (the run is judged at {}){}",
         levels.join(", "),
-        run.level
+        run.level,
+        not_asked(run.records.len() - asked, "vectors")
     );
     let _ = writeln!(
         out,
@@ -81,18 +83,19 @@ fn scenario_summary(run: &RunResult) -> String {
         return String::new();
     }
     let mut out = outcome_table("scenarios", &run.scenario_tallies());
+    let played = run.scenario_checks();
     let levels: Vec<String> = run
         .scenario_level_passes()
         .iter()
-        .map(|(l, n)| format!("{l} {n}/{}", run.scenarios.len()))
+        .map(|(l, n)| format!("{l} {n}/{played}"))
         .collect();
     let _ = writeln!(
         out,
-        "scenarios passing by level: {} (judged at {})",
+        "scenarios passing by level: {} (judged at {}){}",
         levels.join(", "),
-        ScenarioLevel::of(run.level)
+        ScenarioLevel::of(run.level),
+        not_asked(run.scenarios.len() - played, "scenarios")
     );
-    let played = run.scenario_checks();
     let _ = writeln!(
         out,
         "{played} scenarios in {:.3} s: {:.0} scenarios per second",
@@ -100,4 +103,15 @@ fn scenario_summary(run: &RunResult) -> String {
         played as f64 / run.scenario_elapsed.as_secs_f64().max(1e-9)
     );
     out
+}
+
+/// `; N <kind> of tools the implementation does not claim are counted apart (unsupported)`, or
+/// nothing when it claims every selected tool.
+fn not_asked(count: usize, kind: &str) -> String {
+    match count {
+        0 => String::new(),
+        n => format!(
+            "; {n} {kind} of tools the implementation does not claim are counted apart (unsupported)"
+        ),
+    }
 }

@@ -39,6 +39,7 @@ impl ScenarioRecord {
             ScenarioLevel::of(level),
             known_failures.contains(&scenario.name()),
         );
+        crate::progress::scenario_done();
         ScenarioRecord {
             scenario,
             answer,

@@ -1,47 +1,40 @@
-//! `conform run`: select, run the vectors and scenarios, print the summary, write the reports.
+//! `conform run`: select, run the vectors and scenarios, print the failures and the summary,
+//! write the reports.
 
 use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
-use vvoc_harness::load::vector::Vector;
+use vvoc_harness::load::suite::Suite;
+use vvoc_harness::outcome::Outcome;
 use vvoc_harness::peer::options::PeerOptions;
 use vvoc_harness::peer::process::PeerCommand;
 use vvoc_harness::peer::vectors::PeerRunError;
-use vvoc_harness::report::write::write_reports;
-use vvoc_harness::run::all::{Plan, run_all};
+use vvoc_harness::report::build::{conformance, tested};
+use vvoc_harness::report::conformance::{Conformance, Stopped, Tested};
+use vvoc_harness::report::console::failures_text;
+use vvoc_harness::run::all::{Plan, claimed_by_peer, run_all};
 use vvoc_harness::run::known::KnownFailures;
-use vvoc_harness::run::selection::Selection;
+use vvoc_harness::run::result::RunResult;
 use vvoc_harness::run::summary::summary;
-use vvoc_harness::scenario::model::Scenario;
 use vvoc_harness::scenario::scratch::default_parent;
-use vvoc_reference::Tool;
 
 use super::{FAILED, OK, RunArgs, UNUSABLE, load_all, write_out};
 
 /// `conform run`.
 pub(crate) fn run(args: RunArgs) -> Result<u8> {
-    let tools = args
-        .tools
-        .iter()
-        .map(|t| t.parse::<Tool>())
-        .collect::<Result<Vec<_>, _>>()?;
-    let selection = Selection {
-        tools,
-        filter: args.filter.clone(),
-        only: args.only,
-    };
+    let selection = args.select.selection()?;
     let suite = load_all(&args.vectors)?;
     let known = match &args.known_failures {
         Some(file) => KnownFailures::read(file, &suite.names)?,
         None => KnownFailures::default(),
     };
-    let vectors: Vec<Vector> = suite
+    let vectors: Vec<_> = suite
         .vectors
         .iter()
         .filter(|v| selection.keeps(v))
         .cloned()
         .collect();
-    let scenarios: Vec<Scenario> = suite
+    let scenarios: Vec<_> = suite
         .scenarios
         .iter()
         .filter(|s| selection.keeps_scenario(s))
@@ -53,20 +46,11 @@ pub(crate) fn run(args: RunArgs) -> Result<u8> {
             false => bail!("no vector matches the selection (--tool, --filter), and no scenario"),
         }
     }
+    let peer = peer_options(&args)?;
+    if let Some(options) = &peer {
+        claimed_by_peer(&selection.tools, options).map_err(anyhow::Error::msg)?;
+    }
     let selected = (vectors.len(), scenarios.len());
-    let peer = match &args.peer {
-        None => None,
-        Some(command) => {
-            let mut options =
-                PeerOptions::new(PeerCommand::parse(command).map_err(anyhow::Error::msg)?);
-            options.timeout = Duration::from_millis(args.timeout_ms);
-            options.hello_timeout = args.hello_timeout_ms.map(Duration::from_millis);
-            options.jobs = args.jobs.max(1);
-            options.max_restarts = args.max_restarts;
-            options.validate_protocol = args.validate_protocol;
-            Some(options)
-        }
-    };
     let plan = Plan {
         vectors,
         scenarios,
@@ -76,53 +60,53 @@ pub(crate) fn run(args: RunArgs) -> Result<u8> {
         scratch: args.scratch.clone().unwrap_or_else(default_parent),
         peer,
     };
-    let result = match run_all(plan) {
-        Ok(result) => result,
+    let tested = tested(&suite, args.peer.as_deref());
+    match run_all(plan) {
+        Ok(result) => finish(&args, &suite, &tested, &result),
         Err(PeerRunError::Unusable { reason, partial }) => {
-            if !partial.records.is_empty() || !partial.scenarios.is_empty() {
-                write_out(&summary(&partial));
-            }
-            eprintln!("error: the peer is unusable: {reason}");
-            eprintln!(
-                "{} of the {} selected vectors were not run",
-                selected.0 - partial.records.len(),
-                selected.0
-            );
-            if selected.1 > 0 {
-                eprintln!(
-                    "{} of the {} selected scenarios were not run",
-                    selected.1 - partial.scenarios.len(),
-                    selected.1
-                );
-            }
-            if !partial.stderr_tail.trim().is_empty() {
-                eprintln!("its stderr ends with:\n{}", partial.stderr_tail.trim_end());
-            }
-            return Ok(UNUSABLE);
+            unusable(&args, &tested, &partial, selected, &reason.to_string())
         }
-        Err(PeerRunError::RunnerProtocol(violations)) => {
-            bail!(
-                "this runner broke the protocol (a bug, please report it):\n{}",
-                violations.join("\n")
-            )
-        }
+        Err(PeerRunError::RunnerProtocol(violations)) => bail!(
+            "this runner broke the protocol (a bug, please report it):\n{}",
+            violations.join("\n")
+        ),
+    }
+}
+
+/// The options of `--peer`, or `None` in process.
+fn peer_options(args: &RunArgs) -> Result<Option<PeerOptions>> {
+    let Some(command) = &args.peer else {
+        return Ok(None);
     };
-    write_out(&summary(&result));
+    let mut options = PeerOptions::new(PeerCommand::parse(command).map_err(anyhow::Error::msg)?);
+    options.timeout = Duration::from_millis(args.timeout_ms);
+    options.hello_timeout = args.hello_timeout_ms.map(Duration::from_millis);
+    options.jobs = args.jobs.max(1);
+    options.max_restarts = args.max_restarts;
+    options.validate_protocol = args.validate_protocol;
+    Ok(Some(options))
+}
+
+/// A run that finished: the failures and the summary, the reports, the known-failure file.
+fn finish(args: &RunArgs, suite: &Suite, tested: &Tested, result: &RunResult) -> Result<u8> {
+    let report = conformance(result, tested, None);
+    write_out(&failures_text(
+        &report,
+        args.failures,
+        args.report.as_deref(),
+    ));
+    write_out(&summary(result));
     if result.checks() + result.scenario_checks() == 0 {
         bail!(
             "the peer implements none of the selected tools (its hello lists: {}); select its tools with --tool",
             result.implementation.tools.join(", ")
         );
     }
-    if let Some(dir) = &args.report {
-        write_reports(dir, &result)
-            .with_context(|| format!("cannot write the reports into {}", dir.display()))?;
-        say!("reports written to {}", dir.display());
-    }
+    write_reports(args, &report)?;
     if let Some(file) = &args.write_known_failures {
         // Entries of vectors this run did not check stay; a broken old file is simply replaced.
         let older = KnownFailures::read(file, &suite.names).unwrap_or_default();
-        let list = KnownFailures::from_run(&result).keeping(older, &result);
+        let list = KnownFailures::from_run(result).keeping(older, result);
         std::fs::write(file, list.to_text())
             .with_context(|| format!("cannot write {}", file.display()))?;
         say!(
@@ -132,4 +116,79 @@ pub(crate) fn run(args: RunArgs) -> Result<u8> {
         );
     }
     Ok(if result.failed() { FAILED } else { OK })
+}
+
+/// A run whose peer became unusable: what ran, its reports marked as stopped and why, and the
+/// line that names the kind of failure and the vector (exit 3).
+fn unusable(
+    args: &RunArgs,
+    tested: &Tested,
+    partial: &RunResult,
+    (vectors, scenarios): (usize, usize),
+    reason: &str,
+) -> Result<u8> {
+    let stopped = Stopped {
+        reason: format!("the peer is unusable: {reason}"),
+        selected_vectors: vectors,
+        vectors_not_run: vectors - partial.records.len(),
+        selected_scenarios: scenarios,
+        scenarios_not_run: scenarios - partial.scenarios.len(),
+    };
+    let report = conformance(partial, tested, Some(stopped.clone()));
+    if !partial.records.is_empty() || !partial.scenarios.is_empty() {
+        write_out(&failures_text(
+            &report,
+            args.failures,
+            args.report.as_deref(),
+        ));
+        write_out(&summary(partial));
+    }
+    eprintln!("error: {}{}", stopped.reason, last_fault(partial));
+    eprintln!(
+        "{} of the {vectors} selected vectors were not run",
+        stopped.vectors_not_run
+    );
+    if scenarios > 0 {
+        eprintln!(
+            "{} of the {scenarios} selected scenarios were not run",
+            stopped.scenarios_not_run
+        );
+    }
+    if !partial.stderr_tail.trim().is_empty() {
+        eprintln!("its stderr ends with:\n{}", partial.stderr_tail.trim_end());
+    }
+    write_reports(args, &report)?;
+    Ok(UNUSABLE)
+}
+
+/// `; the last failure: <kind> at <vector>`, naming the last vector (or scenario) in run order
+/// whose peer timed out, crashed or broke the protocol; empty when none did (a bad hello).
+fn last_fault(partial: &RunResult) -> String {
+    let faulted = |outcome: Outcome| match outcome {
+        Outcome::Timeout | Outcome::Crash | Outcome::ProtocolError => true,
+        Outcome::Pass
+        | Outcome::Fail
+        | Outcome::Error
+        | Outcome::Unsupported
+        | Outcome::KnownFail
+        | Outcome::Fixed => false,
+    };
+    let vectors = partial.records.iter().map(|r| (r.outcome, r.vector.name()));
+    let scenarios = partial
+        .scenarios
+        .iter()
+        .map(|r| (r.outcome, r.scenario.name()));
+    match vectors.chain(scenarios).rfind(|(o, _)| faulted(*o)) {
+        Some((outcome, name)) => format!("; the last failure: {outcome} at {name}"),
+        None => String::new(),
+    }
+}
+
+fn write_reports(args: &RunArgs, report: &Conformance) -> Result<()> {
+    if let Some(dir) = &args.report {
+        vvoc_harness::report::write::write_reports(dir, report, args.md_limit)
+            .with_context(|| format!("cannot write the reports into {}", dir.display()))?;
+        say!("reports written to {}", dir.display());
+    }
+    Ok(())
 }

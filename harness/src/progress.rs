@@ -1,0 +1,49 @@
+//! How far a run has got, kept where an interrupt's handler can read it: how many vectors and
+//! scenarios it selected, and how many of them have been answered.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+static SELECTED_VECTORS: AtomicUsize = AtomicUsize::new(0);
+static SELECTED_SCENARIOS: AtomicUsize = AtomicUsize::new(0);
+static VECTORS_DONE: AtomicUsize = AtomicUsize::new(0);
+static SCENARIOS_DONE: AtomicUsize = AtomicUsize::new(0);
+
+/// A run begins with this many vectors and scenarios selected; the counts start again.
+pub fn begin(vectors: usize, scenarios: usize) {
+    SELECTED_VECTORS.store(vectors, Ordering::SeqCst);
+    SELECTED_SCENARIOS.store(scenarios, Ordering::SeqCst);
+    VECTORS_DONE.store(0, Ordering::SeqCst);
+    SCENARIOS_DONE.store(0, Ordering::SeqCst);
+}
+
+/// A vector's check has an answer (or a fault that takes its place).
+pub fn vector_done() {
+    VECTORS_DONE.fetch_add(1, Ordering::SeqCst);
+}
+
+/// A scenario has its record.
+pub fn scenario_done() {
+    SCENARIOS_DONE.fetch_add(1, Ordering::SeqCst);
+}
+
+/// What an interrupted run had done, in one line, or `None` when no run had begun.
+pub fn interrupted_line() -> Option<String> {
+    let (vectors, scenarios) = (
+        SELECTED_VECTORS.load(Ordering::SeqCst),
+        SELECTED_SCENARIOS.load(Ordering::SeqCst),
+    );
+    if vectors + scenarios == 0 {
+        return None;
+    }
+    let done = |count: &AtomicUsize, selected: usize| count.load(Ordering::SeqCst).min(selected);
+    let (v, s) = (
+        done(&VECTORS_DONE, vectors),
+        done(&SCENARIOS_DONE, scenarios),
+    );
+    Some(format!(
+        "interrupted: {v} of {vectors} selected vectors and {s} of {scenarios} selected scenarios \
+         had run; {} vectors and {} scenarios were not run, and no report was written",
+        vectors - v,
+        scenarios - s
+    ))
+}
