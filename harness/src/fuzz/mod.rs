@@ -13,12 +13,15 @@ pub mod classify;
 pub mod dictionary;
 pub mod edit;
 pub mod generate;
+pub(crate) mod grow;
 pub mod mutate;
 pub mod names;
 pub mod pair;
 pub mod report;
 pub mod rng;
+pub(crate) mod shape;
 pub mod shrink;
+pub(crate) mod sources;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;

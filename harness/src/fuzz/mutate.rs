@@ -4,35 +4,35 @@
 
 use vvoc_reference::{JsString, Json, Object};
 
-use super::dictionary::{self, NUMBERS};
-use super::edit::{self, Change};
-use super::generate::Generator;
-use super::rng::Rng;
+use crate::fuzz::dictionary::{self, NUMBERS};
+use crate::fuzz::edit::{self, Change};
+use crate::fuzz::rng::Rng;
+use crate::fuzz::sources::Sources;
 
 /// `input` with one to three mutations.
-pub fn mutate(generator: &Generator, rng: &mut Rng, input: &Json) -> Json {
-    let mut value = once(generator, rng, input);
+pub(crate) fn mutate(sources: &Sources, rng: &mut Rng, input: &Json) -> Json {
+    let mut value = once(sources, rng, input);
     for _ in 0..rng.below(3) {
-        value = once(generator, rng, &value);
+        value = once(sources, rng, &value);
     }
     value
 }
 
 /// One mutation at a random place.
-fn once(generator: &Generator, rng: &mut Rng, value: &Json) -> Json {
+fn once(sources: &Sources, rng: &mut Rng, value: &Json) -> Json {
     let size = edit::size(value);
     // The root is changed only by the mutations that add to it.
     let at = 1 + rng.below(size.saturating_sub(1).max(1));
     match rng.below(20) {
         0..3 => edit::change(value, at, |_| Change::Remove),
         3..6 => into_object(rng, value, |rng, members| {
-            let name = generator.stray_name(rng);
+            let name = sources.stray_name(rng);
             let at = rng.below(members.len() + 1);
-            members.insert(at, (name, generator.any_value(rng)));
+            members.insert(at, (name, sources.any_value(rng)));
         }),
-        6..8 => edit::change(value, at, |_| Change::Replace(generator.any_value(rng))),
+        6..8 => edit::change(value, at, |_| Change::Replace(sources.any_value(rng))),
         8..10 => into_object(rng, value, |rng, members| {
-            if let Some(member) = generator.graft(rng) {
+            if let Some(member) = sources.graft(rng) {
                 let at = rng.below(members.len() + 1);
                 members.insert(at, member);
             }
@@ -45,7 +45,7 @@ fn once(generator: &Generator, rng: &mut Rng, value: &Json) -> Json {
             Change::Replace(Json::Object(Object::from_members(members)))
         }),
         11..14 => edit::change(value, at, |old| {
-            Change::Replace(Json::String(string_like(generator, rng, old)))
+            Change::Replace(Json::String(string_like(sources, rng, old)))
         }),
         14..16 => edit::change(value, at, |old| {
             Change::Replace(Json::Number(number_like(rng, old)))
@@ -67,14 +67,14 @@ fn once(generator: &Generator, rng: &mut Rng, value: &Json) -> Json {
             }
         }),
         _ => match rng.percent(10) {
-            true => edit::change(value, at, |_| Change::Replace(generator.deep_value(rng))),
+            true => edit::change(value, at, |_| Change::Replace(sources.deep_value(rng))),
             false => edit::change(value, at, |_| Change::Replace(Json::Null)),
         },
     }
 }
 
 /// A string in place of `old`: a dictionary string, or `old` padded or with a hard character.
-fn string_like(generator: &Generator, rng: &mut Rng, old: &Json) -> JsString {
+fn string_like(sources: &Sources, rng: &mut Rng, old: &Json) -> JsString {
     match (old, rng.below(3)) {
         (Json::String(text), 0) => {
             let mut text = text.clone();
@@ -86,7 +86,7 @@ fn string_like(generator: &Generator, rng: &mut Rng, old: &Json) -> JsString {
             dictionary::sprinkle(rng, &mut text);
             text
         }
-        _ => generator.hard_string(rng),
+        _ => sources.hard_string(rng),
     }
 }
 
