@@ -172,30 +172,57 @@ pub fn issue() -> Value {
     })
 }
 
-/// The schema of a mutation-row file (interfaces.md §7).
+/// The schema of a mutation-row file (interfaces.md §7): rows, named mutants, or both.
 pub fn mutation_rows() -> Value {
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "vvoc mutation rows",
-        "description": "Scripted mutation rows (interfaces.md section 7).",
+        "description": "Scripted mutation rows and the named mutants they share (interfaces.md section 7).",
         "type": "object",
         "properties": {
+            "mutants": {
+                "description": "Named mutants, each declared once across all row files; rows name them.",
+                "type": "object",
+                "propertyNames": {"$ref": "#/$defs/name"},
+                "additionalProperties": {"$ref": "#/$defs/mutant"}
+            },
             "rows": {"type": "array", "items": {"$ref": "#/$defs/row"}}
         },
-        "required": ["rows"],
+        "anyOf": [{"required": ["rows"]}, {"required": ["mutants"]}],
         "additionalProperties": false,
         "$defs": {
+            "name": {
+                "description": "A mutant's name, unique across all row files: <file>:<what it breaks>, such as structural:object-type-check-removed.",
+                "type": "string",
+                "pattern": "^[A-Za-z0-9_./-]+(:[A-Za-z0-9_.-]+)*$"
+            },
+            "file": {
+                "description": "Workspace-relative path of the file to mutate (no absolute path, no `..`).",
+                "type": "string",
+                "pattern": "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"
+            },
+            "find": {"description": "Text that must occur exactly once in the file.", "type": "string", "minLength": 1},
+            "replace": {"description": "The text that replaces it (empty deletes it).", "type": "string"},
+            "mutant": {
+                "description": "One change: a file, the text found once in it, and its replacement.",
+                "type": "object",
+                "properties": {
+                    "file": {"$ref": "#/$defs/file"},
+                    "find": {"$ref": "#/$defs/find"},
+                    "replace": {"$ref": "#/$defs/replace"}
+                },
+                "required": ["file", "find", "replace"],
+                "additionalProperties": false
+            },
             "row": {
+                "description": "A row names a declared mutant, or spells out its change with file, find and replace.",
                 "type": "object",
                 "properties": {
                     "id": {"description": "Unique across all row files.", "type": "string", "minLength": 1},
-                    "file": {
-                        "description": "Workspace-relative path of the file to mutate (no absolute path, no `..`).",
-                        "type": "string",
-                        "pattern": "^(?!/)(?!.*(^|/)\\.\\.(/|$))[^\\\\]+$"
-                    },
-                    "find": {"description": "Text that must occur exactly once in the file.", "type": "string", "minLength": 1},
-                    "replace": {"description": "The text that replaces it (empty deletes it).", "type": "string"},
+                    "mutant": {"description": "The name of a mutant declared in some row file.", "$ref": "#/$defs/name"},
+                    "file": {"$ref": "#/$defs/file"},
+                    "find": {"$ref": "#/$defs/find"},
+                    "replace": {"$ref": "#/$defs/replace"},
                     "caught_by": {
                         "description": "Vector names (<tool>:<id>) that must fail under this mutant.",
                         "type": "array",
@@ -203,7 +230,10 @@ pub fn mutation_rows() -> Value {
                     },
                     "retired": {"description": "Why the row is no longer run.", "type": "string", "minLength": 1}
                 },
-                "required": ["id", "file", "find", "replace"],
+                "required": ["id"],
+                "if": {"required": ["mutant"]},
+                "then": {"properties": {"file": false, "find": false, "replace": false}},
+                "else": {"required": ["file", "find", "replace"]},
                 "additionalProperties": false
             }
         }

@@ -14,6 +14,7 @@ pub mod change;
 pub mod coverage;
 pub mod execute;
 pub mod markdown;
+pub mod named;
 pub mod outcome;
 pub mod plan;
 pub mod pool;
@@ -22,9 +23,12 @@ pub mod rebuilt;
 pub mod region;
 pub mod report;
 pub mod rounds;
+pub mod row_file;
 pub mod rows;
+pub mod rows_error;
 pub mod scratch;
 pub mod select;
+pub mod stale;
 pub mod suite;
 pub mod switch;
 pub mod switched;
@@ -90,8 +94,8 @@ impl Options {
 
 /// Runs the mutation check; the exit code of interfaces.md §7.
 pub fn run(options: &Options) -> Result<u8> {
-    let all = match rows::load(&options.root) {
-        Ok(rows) => rows,
+    let all = match rows::load_set(&options.root) {
+        Ok(set) => set,
         Err(error) => {
             eprintln!("error: {error}");
             return Ok(exit::USAGE);
@@ -141,13 +145,8 @@ pub fn run(options: &Options) -> Result<u8> {
     results.sort_by(|a, b| a.row.id.cmp(&b.row.id));
     let report = Report::new(&results, Some(baseline.run_time));
     report::write(&options.report, &report, &results)?;
-    for result in results.iter().filter(|r| r.outcome.is_problem()) {
-        eprintln!(
-            "{:<9} {} ({})",
-            result.outcome.as_str(),
-            result.row.id,
-            result.detail.lines().next().unwrap_or_default()
-        );
+    for line in stale::problem_lines(&results) {
+        eprintln!("{line}");
     }
     println!("{}", report.summary_line());
     println!(

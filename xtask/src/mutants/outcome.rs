@@ -97,6 +97,8 @@ pub enum MutantResult {
 pub struct RowResult {
     /// The row.
     pub row: Row,
+    /// The named mutant it names, if it names one.
+    pub mutant: Option<String>,
     /// Its outcome.
     pub outcome: RowOutcome,
     /// Build and suite time of its mutant (zero when not run).
@@ -110,10 +112,16 @@ pub struct RowResult {
 }
 
 impl RowResult {
-    /// A row that does not run.
-    pub fn not_run(row: Row, outcome: RowOutcome, detail: String) -> RowResult {
+    /// A row that does not run, with the named mutant it names, if any.
+    pub fn not_run(
+        row: Row,
+        mutant: Option<String>,
+        outcome: RowOutcome,
+        detail: String,
+    ) -> RowResult {
         RowResult {
             row,
+            mutant,
             outcome,
             duration: Duration::ZERO,
             mode: Mode::NotRun,
@@ -151,6 +159,7 @@ impl RowResult {
             .iter()
             .map(|row| RowResult {
                 row: row.clone(),
+                mutant: mutant.name.clone(),
                 outcome: classify(row, result),
                 duration,
                 mode,

@@ -1,13 +1,14 @@
 //! Planning a run, before anything is built: which rows it takes (`--row`, `--changed`,
-//! `--shard`), which of them cannot run (retired, stale), and the mutants the others make (rows
-//! making the same change share one).
+//! `--shard`), which of them cannot run (retired, stale: each change checked once), and the
+//! mutants the others make (rows making the same change share one).
 
 use std::collections::BTreeMap;
 
 use super::Options;
 use super::outcome::{RowOutcome, RowResult};
-use super::rows::Row;
+use super::rows::{Row, RowSet};
 use super::select;
+use super::stale::why_stale;
 use super::workspace::Workspace;
 
 /// One change to build and run, with the rows that make it.
@@ -15,6 +16,8 @@ use super::workspace::Workspace;
 pub struct Mutant {
     /// Its number, from 1; a switched build activates it with `VVOC_MUTANT=<id>`.
     pub id: u32,
+    /// The name it is declared by, if its rows name one.
+    pub name: Option<String>,
     /// The workspace-relative file it changes.
     pub file: String,
     /// The text it replaces (once in the file).
@@ -55,66 +58,56 @@ impl Plan {
     }
 }
 
-/// The plan of a run over `all` rows, or `None` after a usage error was printed.
-pub fn plan(options: &Options, all: &[Row]) -> Option<Plan> {
-    let (selected, why) = selection(options, all)?;
+/// The plan of a run over the rows of `set`, or `None` after a usage error was printed.
+pub fn plan(options: &Options, set: &RowSet) -> Option<Plan> {
+    let (selected, why) = selection(options, &set.rows)?;
     let workspace = Workspace::new(&options.root);
+    let name = |row: &Row| set.names.get(&row.id).cloned();
     let mut not_run = Vec::new();
-    let mut mutants: BTreeMap<(String, String, String), Vec<Row>> = BTreeMap::new();
+    let mut changes: BTreeMap<(String, String, String), Vec<Row>> = BTreeMap::new();
     for row in &selected {
-        match stale_or_retired(&workspace, row) {
-            Some((outcome, detail)) => {
-                not_run.push(RowResult::not_run(row.clone(), outcome, detail))
-            }
-            None => mutants
+        match &row.retired {
+            Some(reason) => not_run.push(RowResult::not_run(
+                row.clone(),
+                name(row),
+                RowOutcome::Retired,
+                format!("retired: {reason}"),
+            )),
+            None => changes
                 .entry((row.file.clone(), row.find.clone(), row.replace.clone()))
                 .or_default()
                 .push(row.clone()),
         }
     }
-    let mutants = mutants
-        .into_iter()
-        .zip(1..)
-        .map(|(((file, find, replace), rows), id)| Mutant {
-            id,
-            file,
-            find,
-            replace,
-            rows,
-        })
-        .collect();
+    let mut mutants = Vec::new();
+    let mut texts: BTreeMap<String, Option<String>> = BTreeMap::new();
+    for ((file, find, replace), rows) in changes {
+        // The rows of one change name the same mutant, or none (`named.rs` sees to that).
+        let mutant = rows.first().and_then(name);
+        let text = texts
+            .entry(file.clone())
+            .or_insert_with(|| std::fs::read_to_string(workspace.path(&file)).ok());
+        let named = mutant.as_deref().map(|m| (m, set));
+        match why_stale(text.as_deref(), &file, &find, named) {
+            Some(detail) => not_run.extend(rows.into_iter().map(|row| {
+                RowResult::not_run(row, mutant.clone(), RowOutcome::Stale, detail.clone())
+            })),
+            None => mutants.push(Mutant {
+                id: u32::try_from(mutants.len() + 1).unwrap_or(u32::MAX),
+                name: mutant,
+                file,
+                find,
+                replace,
+                rows,
+            }),
+        }
+    }
     Some(Plan {
         selected,
         why,
         not_run,
         mutants,
     })
-}
-
-/// Why a row cannot run: retired, or its `find` not exactly once in its file.
-fn stale_or_retired(workspace: &Workspace, row: &Row) -> Option<(RowOutcome, String)> {
-    if let Some(reason) = &row.retired {
-        return Some((RowOutcome::Retired, format!("retired: {reason}")));
-    }
-    let Ok(text) = std::fs::read_to_string(workspace.path(&row.file)) else {
-        return Some((
-            RowOutcome::Stale,
-            format!(
-                "{} does not exist (or cannot be read); fix the row's `file`",
-                row.file
-            ),
-        ));
-    };
-    match row.occurrences(&text) {
-        1 => None,
-        n => Some((
-            RowOutcome::Stale,
-            format!(
-                "`find` occurs {n} times in {}; it must occur exactly once",
-                row.file
-            ),
-        )),
-    }
 }
 
 /// The rows a run takes, and why, or `None` after a usage error was printed.

@@ -80,6 +80,9 @@ pub struct RowEntry {
     pub rule: String,
     /// The file it changes.
     pub file: String,
+    /// The named mutant it names (absent for a row that spells out its change).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutant: Option<String>,
     /// The row file it comes from.
     pub source: String,
     /// Its outcome.
@@ -188,6 +191,7 @@ impl RowEntry {
             id: row.id.clone(),
             rule: row.rule().to_owned(),
             file: row.file.clone(),
+            mutant: result.mutant.clone(),
             source: row.source.clone(),
             outcome: result.outcome,
             mode: result.mode,

@@ -1,15 +1,13 @@
-//! Mutation rows (interfaces.md §7): loading `mutants/**/*.json`, checking them, and naming the
-//! refusal each row breaks.
+//! Mutation rows (interfaces.md §7): loading `mutants/**/*.json` (each row's change its own or a
+//! named mutant's, `named.rs`), and naming the refusal each row breaks.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
-use serde::de::{Deserializer, Error as _};
-use serde_json::Value;
 use walkdir::WalkDir;
 
+pub use super::named::{NamedMutant, resolve};
+pub use super::rows_error::RowsError;
 use super::workspace::ROWS;
 
 /// One scripted mutation.
@@ -45,180 +43,78 @@ impl Row {
     }
 }
 
-/// Why the rows cannot be loaded.
-#[derive(Debug)]
-pub enum RowsError {
-    /// A file cannot be read or is not JSON.
-    Read { file: PathBuf, reason: String },
-    /// A row is malformed.
-    Row {
-        file: PathBuf,
-        index: usize,
-        reason: String,
-    },
-    /// Two rows share an id.
-    DuplicateId {
-        id: String,
-        first: PathBuf,
-        second: PathBuf,
-    },
-    /// The folder holds no row file.
-    Empty { dir: PathBuf },
+/// The rows of the folder with the named mutants they resolve against.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RowSet {
+    /// Every row, its change resolved, files in sorted path order.
+    pub rows: Vec<Row>,
+    /// Every declared mutant, by name.
+    pub mutants: BTreeMap<String, NamedMutant>,
+    /// The name of the mutant of each row that names one, by row id.
+    pub names: BTreeMap<String, String>,
 }
 
-impl fmt::Display for RowsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RowsError::Read { file, reason } => write!(f, "{}: {reason}", file.display()),
-            RowsError::Row {
-                file,
-                index,
-                reason,
-            } => write!(f, "{}: row {index}: {reason}", file.display()),
-            RowsError::DuplicateId { id, first, second } => write!(
-                f,
-                "{}: the row id {id:?} is already used in {}; ids are unique across all row files",
-                second.display(),
-                first.display()
-            ),
-            RowsError::Empty { dir } => write!(f, "{}: no *.json row file", dir.display()),
-        }
+impl RowSet {
+    /// The named mutant a row names, if it names one.
+    pub fn mutant_of(&self, row: &Row) -> Option<&NamedMutant> {
+        self.mutants.get(self.names.get(&row.id)?)
     }
 }
 
-impl std::error::Error for RowsError {}
+/// A row file's text, with its path and its name relative to the workspace root.
+#[derive(Clone, Debug)]
+pub struct RowText {
+    /// The path errors name.
+    pub path: PathBuf,
+    /// The path relative to the workspace root (a row's `source`).
+    pub source: String,
+    /// The file's text.
+    pub text: String,
+}
 
 /// Every row of every `*.json` file under `root/mutants`, files in sorted path order.
 pub fn load(root: &Path) -> Result<Vec<Row>, RowsError> {
+    Ok(load_set(root)?.rows)
+}
+
+/// The rows and named mutants of every `*.json` file under `root/mutants`.
+pub fn load_set(root: &Path) -> Result<RowSet, RowsError> {
     let dir = root.join(ROWS);
     let mut files: Vec<PathBuf> = row_files(&dir);
     files.sort();
     if files.is_empty() {
         return Err(RowsError::Empty { dir });
     }
-    let mut rows = Vec::new();
-    let mut seen: BTreeMap<String, PathBuf> = BTreeMap::new();
-    for file in files {
-        let source = file
-            .strip_prefix(root)
-            .unwrap_or(&file)
-            .to_string_lossy()
-            .replace('\\', "/");
-        let text = std::fs::read_to_string(&file).map_err(|e| RowsError::Read {
-            file: file.clone(),
-            reason: e.to_string(),
-        })?;
-        for row in parse(&file, &source, &text)? {
-            if let Some(first) = seen.insert(row.id.clone(), file.clone()) {
-                return Err(RowsError::DuplicateId {
-                    id: row.id,
-                    first,
-                    second: file,
-                });
-            }
-            rows.push(row);
-        }
-    }
-    Ok(rows)
-}
-
-/// A row file: `{"rows": [...]}`.
-#[derive(Deserialize)]
-struct RowFile {
-    rows: Vec<Value>,
-}
-
-/// A row as its file writes it; each member is refused in the words of the row file's format.
-#[derive(Deserialize)]
-struct RowSpec {
-    #[serde(default, deserialize_with = "text::<ID, _>")]
-    id: Option<String>,
-    #[serde(default, deserialize_with = "text::<FILE, _>")]
-    file: Option<String>,
-    #[serde(default, deserialize_with = "text::<FIND, _>")]
-    find: Option<String>,
-    #[serde(default, deserialize_with = "text::<REPLACE, _>")]
-    replace: Option<String>,
-    #[serde(default, deserialize_with = "names")]
-    caught_by: Vec<String>,
-    #[serde(default)]
-    retired: Option<String>,
-}
-
-/// The row members that hold one text each, by their index in [`TEXTS`].
-const ID: usize = 0;
-const FILE: usize = 1;
-const FIND: usize = 2;
-const REPLACE: usize = 3;
-const TEXTS: [&str; 4] = ["id", "file", "find", "replace"];
-
-/// A member that must be a string (`null` reads as absent).
-fn text<'de, const MEMBER: usize, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Option<String>, D::Error> {
-    Option::<String>::deserialize(deserializer)
-        .map_err(|_| D::Error::custom(must_be_a_string(TEXTS[MEMBER])))
-}
-
-/// `caught_by`: vector and scenario names.
-fn names<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
-    Vec::<Value>::deserialize(deserializer)
-        .map_err(|_| D::Error::custom("\"caught_by\" must be an array of vector names"))?
+    let texts = files
         .into_iter()
-        .map(|name| match name {
-            Value::String(name) => Ok(name),
-            _ => Err(D::Error::custom("\"caught_by\" holds vector names")),
+        .map(|file| {
+            let source = file
+                .strip_prefix(root)
+                .unwrap_or(&file)
+                .to_string_lossy()
+                .replace('\\', "/");
+            let text = std::fs::read_to_string(&file).map_err(|e| RowsError::Read {
+                file: file.clone(),
+                reason: e.to_string(),
+            })?;
+            Ok(RowText {
+                path: file,
+                source,
+                text,
+            })
         })
-        .collect()
+        .collect::<Result<Vec<_>, RowsError>>()?;
+    resolve(&texts)
 }
 
-fn must_be_a_string(member: &str) -> String {
-    format!("{member:?} must be a string")
-}
-
-/// The rows of one file's text.
+/// The rows of one file's text, resolved against the mutants it declares itself.
 pub fn parse(file: &Path, source: &str, text: &str) -> Result<Vec<Row>, RowsError> {
-    let read_error = |reason: String| RowsError::Read {
-        file: file.to_owned(),
-        reason,
+    let text = RowText {
+        path: file.to_owned(),
+        source: source.to_owned(),
+        text: text.to_owned(),
     };
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| read_error(format!("not valid JSON: {e}")))?;
-    let RowFile { rows } = RowFile::deserialize(value)
-        .map_err(|_| read_error("a row file is {\"rows\": [...]}".to_owned()))?;
-    rows.into_iter()
-        .enumerate()
-        .map(|(index, row)| {
-            let error = |reason: String| RowsError::Row {
-                file: file.to_owned(),
-                index,
-                reason,
-            };
-            let spec = RowSpec::deserialize(row).map_err(|e| error(e.to_string()))?;
-            let required = |member: Option<String>, name: usize| {
-                member.ok_or_else(|| error(must_be_a_string(TEXTS[name])))
-            };
-            let row = Row {
-                id: required(spec.id, ID)?,
-                file: required(spec.file, FILE)?,
-                find: required(spec.find, FIND)?,
-                replace: required(spec.replace, REPLACE)?,
-                caught_by: spec.caught_by,
-                retired: spec.retired,
-                source: source.to_owned(),
-            };
-            if row.find.is_empty() {
-                return Err(error("\"find\" must not be empty".to_owned()));
-            }
-            if !inside_the_workspace(&row.file) {
-                return Err(error(format!(
-                    "\"file\" {:?} must be a workspace-relative path without `..` (a row never touches anything outside the workspace)",
-                    row.file
-                )));
-            }
-            Ok(row)
-        })
-        .collect()
+    Ok(resolve(&[text])?.rows)
 }
 
 /// Whether a row's `file` names a file inside the workspace: relative, with only normal parts.
@@ -281,10 +177,10 @@ mod tests {
             Ok(_) => String::new(),
             Err(error) => error.to_string(),
         };
-        assert_eq!(
-            file("{\"rows\": {}}"),
-            "m.json: a row file is {\"rows\": [...]}"
-        );
+        let shape = "m.json: a row file is {\"rows\": [...]}, {\"mutants\": {\"<name>\": {...}}} or both in one object";
+        assert_eq!(file("{\"rows\": {}}"), shape);
+        assert_eq!(file("{}"), shape);
+        assert_eq!(file("{\"mutants\": []}"), shape);
         assert!(file("{").starts_with("m.json: not valid JSON: "));
     }
 
@@ -303,6 +199,89 @@ mod tests {
                 retired: None,
                 source: "mutants/m.json".to_owned(),
             }]
+        );
+    }
+
+    #[test]
+    fn a_row_of_the_first_form_still_reads_with_its_own_change() {
+        let text = r#"{"rows": [{"id": "r: x", "file": "a.rs", "find": "x", "replace": "y"}]}"#;
+        let rows = parse(Path::new("m.json"), "mutants/m.json", text).expect("a row");
+        assert_eq!(
+            (
+                rows[0].file.as_str(),
+                rows[0].find.as_str(),
+                rows[0].replace.as_str()
+            ),
+            ("a.rs", "x", "y")
+        );
+    }
+
+    #[test]
+    fn a_row_naming_a_mutant_reads_with_the_mutants_change_and_keeps_its_source() {
+        let text = r#"{"mutants": {"a:x-doubled": {"file": "a.rs", "find": "x", "replace": "x * 2"}},
+            "rows": [{"id": "r: doubled", "mutant": "a:x-doubled", "caught_by": ["t:v"]},
+                     {"id": "q: doubled", "mutant": "a:x-doubled", "retired": "kept"}]}"#;
+        let rows = parse(Path::new("m.json"), "mutants/m.json", text).expect("two rows");
+        assert_eq!(
+            rows,
+            [
+                Row {
+                    id: "r: doubled".to_owned(),
+                    file: "a.rs".to_owned(),
+                    find: "x".to_owned(),
+                    replace: "x * 2".to_owned(),
+                    caught_by: vec!["t:v".to_owned()],
+                    retired: None,
+                    source: "mutants/m.json".to_owned(),
+                },
+                Row {
+                    id: "q: doubled".to_owned(),
+                    file: "a.rs".to_owned(),
+                    find: "x".to_owned(),
+                    replace: "x * 2".to_owned(),
+                    caught_by: Vec::new(),
+                    retired: Some("kept".to_owned()),
+                    source: "mutants/m.json".to_owned(),
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn a_declared_mutant_is_refused_in_the_formats_words() {
+        let file = |mutants: &str| {
+            let text =
+                format!(r#"{{"mutants": {mutants}, "rows": [{{"id": "r: x", "mutant": "m"}}]}}"#);
+            match parse(Path::new("m.json"), "m.json", &text) {
+                Ok(rows) => format!("accepted: {rows:?}"),
+                Err(error) => error.to_string(),
+            }
+        };
+        assert_eq!(
+            file(r#"{"m": {"file": "a.rs", "find": "x"}}"#),
+            "m.json: mutant \"m\": \"replace\" must be a string"
+        );
+        assert_eq!(
+            file(r#"{"m": {"file": "a.rs", "find": "", "replace": ""}}"#),
+            "m.json: mutant \"m\": \"find\" must not be empty"
+        );
+        assert_eq!(
+            file(r#"{"m": {"file": "/a.rs", "find": "x", "replace": ""}}"#),
+            "m.json: mutant \"m\": \"file\" \"/a.rs\" must be a workspace-relative path without `..` (a row never touches anything outside the workspace)"
+        );
+        assert_eq!(
+            file(r#"{"": {"file": "a.rs", "find": "x", "replace": ""}}"#),
+            "m.json: mutant \"\": a mutant's name must not be empty"
+        );
+        assert_eq!(
+            file(
+                r#"{"m": {"file": "a.rs", "find": "x", "replace": "1"}, "m": {"file": "a.rs", "find": "x", "replace": "2"}}"#
+            ),
+            "m.json: the mutant \"m\" is already declared in m.json; mutant names are unique across all row files: rename one",
+            "a name given twice in one object is not silently the last one"
+        );
+        assert!(
+            file(r#"{"m": {"file": "a.rs", "find": "x", "replace": ""}}"#).starts_with("accepted")
         );
     }
 }

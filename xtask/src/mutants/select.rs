@@ -1,13 +1,13 @@
 //! Choosing rows: by id text, by what changed since a git revision, and by shard.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Context as _, Result, bail};
 use vvoc_harness::load::suite::parse_vector_file;
 
-use super::rows::{Row, parse};
+use super::rows::{Row, RowText, resolve};
 use super::workspace::{ROWS, VECTORS};
 
 /// A stable split of the rows: shard `index` (1-based) of `count`.
@@ -46,7 +46,8 @@ impl Shard {
 }
 
 /// The rows touched by the changes since `base`: rows whose file changed, rows whose
-/// `caught_by` vectors changed, and rows added or edited since `base`. Paths are those of the
+/// `caught_by` vectors changed, and rows added or edited since `base` (a row's change is compared
+/// resolved, so editing a named mutant touches every row naming it). Paths are those of the
 /// workspace, also when it lies in a subfolder of its repository.
 pub fn changed_since(root: &Path, base: &str, rows: &[Row]) -> Result<BTreeSet<String>> {
     let changed: BTreeSet<String> = git(root, &["diff", "--name-only", "--relative", base, "--"])?
@@ -59,13 +60,10 @@ pub fn changed_since(root: &Path, base: &str, rows: &[Row]) -> Result<BTreeSet<S
         .collect();
     let changed: BTreeSet<String> = changed.union(&untracked).cloned().collect();
     // The rows as they were at `base`, by id.
-    let mut old_rows: BTreeMap<String, Row> = BTreeMap::new();
-    for file in git(root, &["ls-tree", "-r", "--name-only", base, "--", ROWS])?.lines() {
-        let text = git(root, &["show", &format!("{base}:./{file}")])?;
-        if let Ok(old) = parse(Path::new(file), file, &text) {
-            old_rows.extend(old.into_iter().map(|r| (r.id.clone(), r)));
-        }
-    }
+    let old_rows: BTreeMap<String, Row> = rows_at(root, base)?
+        .into_iter()
+        .map(|r| (r.id.clone(), r))
+        .collect();
     // Vectors whose definition differs from `base` (or is new).
     let mut changed_vectors = BTreeSet::new();
     for file in changed.iter().filter(|f| {
@@ -96,6 +94,31 @@ pub fn changed_since(root: &Path, base: &str, rows: &[Row]) -> Result<BTreeSet<S
         }
     }
     Ok(selected)
+}
+
+/// The rows as they were at `base`, each with its change (a row naming a mutant takes the
+/// mutant's change at `base`). When the files at `base` do not load together, the rows of each
+/// file that loads on its own; rows that load at no point count as added.
+fn rows_at(root: &Path, base: &str) -> Result<Vec<Row>> {
+    let mut texts = Vec::new();
+    for file in git(root, &["ls-tree", "-r", "--name-only", base, "--", ROWS])?
+        .lines()
+        .filter(|f| f.ends_with(".json"))
+    {
+        texts.push(RowText {
+            path: PathBuf::from(file),
+            source: file.to_owned(),
+            text: git(root, &["show", &format!("{base}:./{file}")])?,
+        });
+    }
+    Ok(match resolve(&texts) {
+        Ok(set) => set.rows,
+        Err(_) => texts
+            .iter()
+            .filter_map(|t| resolve(std::slice::from_ref(t)).ok())
+            .flat_map(|set| set.rows)
+            .collect(),
+    })
 }
 
 /// Whether two rows make the same change with the same expectations (their source may differ).

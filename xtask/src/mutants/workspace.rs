@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 /// The folder of the row files.
 pub const ROWS: &str = "mutants";
+/// The row file where the project declares its named mutants (any row file may declare some).
+pub const SHARED_MUTANTS: &str = "mutants/mutants.json";
 /// The folder of the vectors and scenarios.
 pub const VECTORS: &str = "vectors";
 /// The source folder of the mutated crate (the implementation): only its rows are switched.
