@@ -149,7 +149,10 @@ mod tests {
         let wrong = [wrong];
         let found = difference(std::slice::from_ref(&right), &wrong, Level::Exact);
         assert_eq!(found, Some(Difference::Member(&right, Member::Message)));
-        assert_eq!(difference(&[right.clone()], &wrong, Level::Issues), None);
+        assert_eq!(
+            difference(std::slice::from_ref(&right), &wrong, Level::Issues),
+            None
+        );
         let typed = issue(Code::InvalidType, "timeout", "Invalid input");
         let typed = [typed];
         let found = difference(std::slice::from_ref(&right), &typed, Level::First);

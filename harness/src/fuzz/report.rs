@@ -8,8 +8,8 @@ use std::path::Path;
 
 use vvoc_reference::{Json, Object, Tool};
 
-use super::{Finding, Fuzzed};
 use crate::compare::describe;
+use crate::fuzz::fuzzed::{Finding, Fuzzed};
 use crate::outcome::Answer;
 use crate::protocol::hello::Implementation;
 

@@ -163,13 +163,18 @@ mod tests {
     fn declared_path_kinds_give_their_strings_a_role_below_arrays_too() {
         let open = ToolShape::of(Tool::WorkItemOpen);
         let items = open.members.iter().find(|m| m.name == "items");
-        let Some(Shape::Array(item, _)) = items.map(|m| &m.shape) else {
-            panic!("items is an array");
+        let item = match items.map(|m| &m.shape) {
+            Some(Shape::Array(item, _)) => Some(&**item),
+            _ => None,
         };
-        let Shape::Object(members) = &**item else {
-            panic!("an item is an object");
+        let members = match item.expect("items is an array") {
+            Shape::Object(members) => Some(members),
+            _ => None,
         };
-        let scope = members.iter().find(|m| m.name == "writeScope");
+        let scope = members
+            .expect("an item is an object")
+            .iter()
+            .find(|m| m.name == "writeScope");
         assert!(
             scope.is_some_and(|m| m.paths),
             "writeScope lists workspace paths"
