@@ -84,7 +84,7 @@ pub fn matches(expected: &Verdict, received: &Verdict, level: Level) -> bool {
 }
 
 /// The strongest level at which `received` matches, if any.
-pub fn strongest_match(expected: &Verdict, received: &Verdict) -> Option<Level> {
+pub(crate) fn strongest_match(expected: &Verdict, received: &Verdict) -> Option<Level> {
     Level::ALL
         .into_iter()
         .rev()

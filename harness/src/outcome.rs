@@ -78,7 +78,7 @@ impl Outcome {
     }
 
     /// Whether the outcome fails the run (exit code 2).
-    pub const fn fails_run(self) -> bool {
+    pub(crate) const fn fails_run(self) -> bool {
         match self {
             Outcome::Fail
             | Outcome::Error
@@ -146,7 +146,7 @@ impl Tally {
 
 /// Outcomes counted once for a whole run's vectors (or scenarios): in all, and per tool.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Tallies {
+pub(crate) struct Tallies {
     /// Every outcome.
     pub all: Tally,
     /// The outcomes of each tool that has any, in tool order.

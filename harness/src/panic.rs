@@ -1,7 +1,7 @@
 //! What a caught panic said, for the outcome of the vector or step it failed.
 
 /// The message of a caught panic (empty when it carried none).
-pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     panic
         .downcast_ref::<&str>()
         .map(|s| (*s).to_owned())

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// `work` applied to each item, on as many threads as there are cores (each takes the next item),
 /// the results in the items' order; a panic in `work` is resumed in the caller.
-pub fn map_in_order<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+pub(crate) fn map_in_order<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let workers = std::thread::available_parallelism()
         .map_or(1, usize::from)
         .clamp(1, items.len().max(1));

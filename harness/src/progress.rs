@@ -9,7 +9,7 @@ static VECTORS_DONE: AtomicUsize = AtomicUsize::new(0);
 static SCENARIOS_DONE: AtomicUsize = AtomicUsize::new(0);
 
 /// A run begins with this many vectors and scenarios selected; the counts start again.
-pub fn begin(vectors: usize, scenarios: usize) {
+pub(crate) fn begin(vectors: usize, scenarios: usize) {
     SELECTED_VECTORS.store(vectors, Ordering::SeqCst);
     SELECTED_SCENARIOS.store(scenarios, Ordering::SeqCst);
     VECTORS_DONE.store(0, Ordering::SeqCst);
@@ -17,17 +17,17 @@ pub fn begin(vectors: usize, scenarios: usize) {
 }
 
 /// A vector's check has an answer (or a fault that takes its place).
-pub fn vector_done() {
+pub(crate) fn vector_done() {
     VECTORS_DONE.fetch_add(1, Ordering::SeqCst);
 }
 
 /// A scenario has its record.
-pub fn scenario_done() {
+pub(crate) fn scenario_done() {
     SCENARIOS_DONE.fetch_add(1, Ordering::SeqCst);
 }
 
 /// What an interrupted run had done, in one line, or `None` when no run had begun.
-pub fn interrupted_line() -> Option<String> {
+pub(crate) fn interrupted_line() -> Option<String> {
     let (vectors, scenarios) = (
         SELECTED_VECTORS.load(Ordering::SeqCst),
         SELECTED_SCENARIOS.load(Ordering::SeqCst),

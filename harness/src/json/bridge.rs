@@ -35,7 +35,7 @@ impl Drop for SerdeValue {
 
 /// Drops a `serde_json` value of any depth, its arrays and objects emptied from a stack instead
 /// of one call per level.
-pub fn dismantle(value: serde_json::Value) {
+pub(crate) fn dismantle(value: serde_json::Value) {
     let mut stack = vec![value];
     while let Some(value) = stack.pop() {
         match value {
@@ -98,7 +98,7 @@ pub fn to_serde(value: &Json) -> Option<SerdeValue> {
 
 /// The value as `serde_json` holds it, lone surrogates as U+FFFD and infinities as the largest
 /// doubles: good enough where only the value's shape matters.
-pub fn to_serde_lossy(value: &Json) -> SerdeValue {
+pub(crate) fn to_serde_lossy(value: &Json) -> SerdeValue {
     SerdeValue(value.fold(
         |leaf| match leaf {
             Json::Null => serde_json::Value::Null,
@@ -126,7 +126,7 @@ pub fn to_serde_lossy(value: &Json) -> SerdeValue {
 }
 
 /// The contract's value of a `serde_json` value, objects read as the host reads them.
-pub fn from_serde(value: &serde_json::Value) -> Json {
+pub(crate) fn from_serde(value: &serde_json::Value) -> Json {
     Json::from(value)
 }
 

@@ -49,7 +49,7 @@ impl<'de> Deserialize<'de> for Embedded {
 
 /// Reads one of the closed names `all` (outcomes, levels) as `name` writes them; their
 /// `Serialize` writes `name`.
-pub fn by_name<'de, D: Deserializer<'de>, T: Copy>(
+pub(crate) fn by_name<'de, D: Deserializer<'de>, T: Copy>(
     deserializer: D,
     all: &[T],
     name: fn(T) -> &'static str,

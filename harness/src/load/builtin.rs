@@ -45,13 +45,13 @@ pub fn short_digest() -> &'static str {
 }
 
 /// How messages name an embedded file: `<built-in>/web_search/count.json`.
-pub fn display_path(relative: &str) -> PathBuf {
+pub(crate) fn display_path(relative: &str) -> PathBuf {
     PathBuf::from(PREFIX).join(relative)
 }
 
 /// Whether `dir` holds exactly the built-in set's `*.json` files: the same relative paths with
 /// the same bytes (an export of the set, or the workspace's own `vectors/`).
-pub fn is_held_by(dir: &Path) -> bool {
+pub(crate) fn is_held_by(dir: &Path) -> bool {
     let Ok(found) = json_files(dir) else {
         return false;
     };

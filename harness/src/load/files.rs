@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use crate::load::error::LoadError;
 
 /// Every `*.json` file under `dir`, recursively, in sorted path order; an empty folder is refused.
-pub fn json_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
+pub(crate) fn json_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
     let folder_error = |reason: String| LoadError::Folder {
         dir: dir.to_owned(),
         reason,

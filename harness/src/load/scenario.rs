@@ -17,7 +17,7 @@ use crate::scenario::tree::{Entry, Tree};
 const MEMBERS: [&str; 5] = ["id", "note", "files", "steps", "after"];
 
 /// Reads scenario `index` of `file`.
-pub fn parse_scenario(
+pub(crate) fn parse_scenario(
     tool: Tool,
     file: &Path,
     index: usize,

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use vvoc_reference::{Json, Object, Tool};
+use vvoc_reference::{Json, Tool};
 
 use crate::load::builtin;
 use crate::load::digest::set_digest;
@@ -233,11 +233,6 @@ pub fn parse_suite_file(file: &Path, text: &str) -> Result<Suite, LoadError> {
     }
     suite.files = (usize::from(!scenario_file), usize::from(scenario_file));
     Ok(suite)
-}
-
-/// Whether a parsed top level is a scenario file (it has `scenarios`).
-pub fn is_scenario_file(top: &Object) -> bool {
-    top.contains("scenarios")
 }
 
 /// Loads every vector of every folder, in folder order then sorted path order (scenario files are

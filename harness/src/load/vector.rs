@@ -141,7 +141,7 @@ pub(crate) fn parse_vector(
 }
 
 /// Whether `id` matches `[a-z0-9][a-z0-9-]*`.
-pub fn valid_id(id: &str) -> bool {
+pub(crate) fn valid_id(id: &str) -> bool {
     let mut chars = id.chars();
     chars
         .next()

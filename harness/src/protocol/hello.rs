@@ -22,7 +22,7 @@ pub struct Implementation {
 
 impl Implementation {
     /// The schema of the hello (`--validate-protocol`).
-    pub const SCHEMA: &str = "peer-hello";
+    pub(crate) const SCHEMA: &str = "peer-hello";
 
     /// The in-process reference implementation (also `conform peer`).
     pub fn reference() -> Implementation {
@@ -58,7 +58,7 @@ impl Implementation {
     }
 
     /// Reads a peer's hello.
-    pub fn read_hello(line: &str) -> Result<Implementation, String> {
+    pub(crate) fn read_hello(line: &str) -> Result<Implementation, String> {
         let message = message(line)?;
         expect_type(&message, "hello")?;
         match message.get("protocol").and_then(Json::as_f64) {

@@ -69,7 +69,7 @@ impl<A> PeerResult<A> {
 
 impl PeerResult<CheckAnswer> {
     /// The schema of the answer to a check (`--validate-protocol`).
-    pub const SCHEMA: &str = "peer-result";
+    pub(crate) const SCHEMA: &str = "peer-result";
 
     /// The message as an object.
     pub fn to_object(&self) -> Object {
@@ -92,7 +92,7 @@ impl PeerResult<CheckAnswer> {
 
     /// Appends the line of [`PeerResult::to_line`] to `out`, written straight from the answer:
     /// `conform peer` writes one per check, and building the object first copied the output.
-    pub fn write_line(&self, out: &mut String) {
+    pub(crate) fn write_line(&self, out: &mut String) {
         out.push_str("{\"type\":\"result\",\"seq\":");
         self.seq.0.write_compact(out);
         match &self.answer {
@@ -160,7 +160,7 @@ impl PeerResult<CheckAnswer> {
 
 impl PeerResult<StepAnswer> {
     /// The schema of the answer to a step (`--validate-protocol`).
-    pub const SCHEMA: &str = "peer-step-result";
+    pub(crate) const SCHEMA: &str = "peer-step-result";
 
     /// The message as an object.
     pub fn to_object(&self) -> Object {

@@ -127,7 +127,7 @@ pub fn schemas() -> Vec<(&'static str, Value)> {
 
 /// `--validate-protocol`: every message, both ways, checked against its schema.
 #[derive(Debug)]
-pub struct ProtocolCheck {
+pub(crate) struct ProtocolCheck {
     validators: Vec<(&'static str, jsonschema::Validator)>,
     runner_violations: std::sync::Mutex<Vec<String>>,
 }
@@ -167,7 +167,7 @@ impl ProtocolCheck {
 
     /// Checks a message of the runner against the schema `stem`; a violation is the runner's
     /// bug, kept for the end of the run.
-    pub fn check_outgoing(&self, stem: &str, line: &str) {
+    pub(crate) fn check_outgoing(&self, stem: &str, line: &str) {
         if let (Err(violation), Ok(mut list)) =
             (self.check(stem, line), self.runner_violations.lock())
         {
@@ -176,7 +176,7 @@ impl ProtocolCheck {
     }
 
     /// The runner's own violations so far.
-    pub fn runner_violations(&self) -> Vec<String> {
+    pub(crate) fn runner_violations(&self) -> Vec<String> {
         self.runner_violations
             .lock()
             .map(|l| l.clone())

@@ -4,7 +4,7 @@
 use vvoc_reference::{JsString, Json, Object};
 
 /// The protocol version this runner speaks.
-pub const PROTOCOL: u32 = 1;
+pub(crate) const PROTOCOL: u32 = 1;
 
 /// A message's `seq`: the runner numbers checks and steps with integers; a peer echoes the value
 /// it read, whatever it is, so that even a mistaken message gets its answer.
@@ -18,7 +18,7 @@ impl From<u64> for Seq {
 }
 
 /// A message's `type` (empty when it has none).
-pub fn message_type(message: &Object) -> String {
+pub(crate) fn message_type(message: &Object) -> String {
     message
         .get("type")
         .and_then(Json::as_string)
@@ -50,7 +50,7 @@ pub(crate) fn expect_type(message: &Object, expected: &str) -> Result<(), String
 }
 
 /// The start of a line, for messages about it.
-pub fn preview(line: &str) -> String {
+pub(crate) fn preview(line: &str) -> String {
     let cut: String = line.chars().take(80).collect();
     if cut.len() < line.len() {
         format!("{cut:?}…")

@@ -10,7 +10,7 @@ use crate::report::conformance::Conformance;
 use crate::report::failures::failures;
 
 /// How many one-line entries follow the ones in full before the rest are only counted.
-pub const LINES: usize = 100;
+pub(crate) const LINES: usize = 100;
 
 /// How many failures `conform run` shows in full (`--failures`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

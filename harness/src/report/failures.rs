@@ -13,14 +13,14 @@ use crate::report::conformance::{
 use crate::scenario::compare::plain;
 
 /// Values whose compact text is longer than this are shown cut, compact, with what was left out.
-pub const SHOWN_CHARS: usize = 2_000;
+pub(crate) const SHOWN_CHARS: usize = 2_000;
 
 /// How many levels of a shown value are indented; deeper levels are written compactly, so a
 /// value of any depth shows in linear size.
-pub const INDENTED_LEVELS: usize = 16;
+pub(crate) const INDENTED_LEVELS: usize = 16;
 
 /// The one-line form cuts a description to this many characters.
-pub const LINE_CHARS: usize = 240;
+pub(crate) const LINE_CHARS: usize = 240;
 
 /// One vector or scenario that did not pass.
 #[derive(Clone, Copy, Debug)]
@@ -95,7 +95,7 @@ impl Failure<'_> {
     /// The whole story: for a vector its name, file and position, what happened, then the
     /// input, the expected and the received verdict and their diff; for a scenario the step, its
     /// input, both texts with a diff and the directory file by file.
-    pub fn story(&self) -> String {
+    pub(crate) fn story(&self) -> String {
         match self {
             Failure::Vector(result, detail) => vector_story(result, detail),
             Failure::Scenario(_, detail) => detail.explanation.clone(),

@@ -63,7 +63,10 @@ fn detail(record: &ScenarioRecord, level: ScenarioLevel) -> ScenarioDetail {
         .rev()
         .find(|&l| record.passes_at(l));
     let input = match &expected {
-        Some(Observed::Step(at)) => scenario.steps.get(at.step.saturating_sub(1)).and_then(step_input),
+        Some(Observed::Step(at)) => scenario
+            .steps
+            .get(at.step.saturating_sub(1))
+            .and_then(step_input),
         Some(Observed::After { .. } | Observed::Runner { .. } | Observed::Unsupported { .. })
         | None => None,
     };

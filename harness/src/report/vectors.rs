@@ -7,7 +7,7 @@ use crate::report::conformance::{FIXED, Received, VectorDetail, VectorResult, mi
 use crate::run::result::{Record, RunResult};
 
 /// One line on what happened to a vector.
-pub fn what_happened(record: &Record) -> String {
+pub(crate) fn what_happened(record: &Record) -> String {
     match (&record.outcome, &record.answer) {
         (Outcome::Pass, _) => "passed".to_owned(),
         (Outcome::Fixed, _) => FIXED.to_owned(),

@@ -13,7 +13,7 @@ use crate::protocol::hello::Implementation;
 use crate::run::result::{Record, RunResult};
 
 /// Runs the vectors against the in-process reference implementation.
-pub fn run_reference(
+pub(crate) fn run_reference(
     vectors: Vec<Vector>,
     level: Level,
     known_failures: &HashSet<String>,

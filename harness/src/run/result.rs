@@ -48,7 +48,7 @@ impl Record {
     }
 
     /// Whether the answer matches at `level` (whatever the run's level).
-    pub fn passes_at(&self, level: Level) -> bool {
+    pub(crate) fn passes_at(&self, level: Level) -> bool {
         matches!(&self.answer, Answer::Verdict(v) if matches(&self.vector.expected, v, level))
     }
 }
@@ -80,12 +80,12 @@ impl RunResult {
     }
 
     /// The scenarios' outcomes, counted once: in all and per tool.
-    pub fn scenario_tallies(&self) -> Tallies {
+    pub(crate) fn scenario_tallies(&self) -> Tallies {
         Tallies::of(self.scenarios.iter().map(|r| (r.scenario.tool, r.outcome)))
     }
 
     /// How many scenarios pass at each scenario level.
-    pub fn scenario_level_passes(&self) -> Vec<(ScenarioLevel, usize)> {
+    pub(crate) fn scenario_level_passes(&self) -> Vec<(ScenarioLevel, usize)> {
         ScenarioLevel::ALL
             .iter()
             .map(|&l| (l, self.scenarios.iter().filter(|r| r.passes_at(l)).count()))
@@ -101,12 +101,12 @@ impl RunResult {
     }
 
     /// The vectors' outcomes, counted once: in all and per tool.
-    pub fn tallies(&self) -> Tallies {
+    pub(crate) fn tallies(&self) -> Tallies {
         Tallies::of(self.records.iter().map(|r| (r.vector.tool, r.outcome)))
     }
 
     /// How many answers match at each level.
-    pub fn level_passes(&self) -> Vec<(Level, usize)> {
+    pub(crate) fn level_passes(&self) -> Vec<(Level, usize)> {
         Level::ALL
             .iter()
             .map(|&l| (l, self.records.iter().filter(|r| r.passes_at(l)).count()))

@@ -61,7 +61,7 @@ impl<'de> serde::Deserialize<'de> for ScenarioLevel {
 }
 
 /// Whether a received reply matches the expected one at `level`.
-pub fn reply_matches(expected: &Reply, received: &Reply, level: ScenarioLevel) -> bool {
+pub(crate) fn reply_matches(expected: &Reply, received: &Reply, level: ScenarioLevel) -> bool {
     match (expected, received) {
         (Reply::Output(e), Reply::Output(r)) => match level {
             ScenarioLevel::Exact => e == r,
@@ -73,7 +73,7 @@ pub fn reply_matches(expected: &Reply, received: &Reply, level: ScenarioLevel) -
 }
 
 /// The expected reply of a step (`None` for a `write` step).
-pub fn expected_reply(step: &Step) -> Option<Reply> {
+pub(crate) fn expected_reply(step: &Step) -> Option<Reply> {
     match step {
         Step::Call { expect, .. } => Some(expect.clone()),
         Step::Anchors { expect, .. } => Some(Reply::Output(expect.clone())),
@@ -82,7 +82,7 @@ pub fn expected_reply(step: &Step) -> Option<Reply> {
 }
 
 /// The 0-based steps whose replies differ at `level`, among those answered.
-pub fn differing_steps(
+pub(crate) fn differing_steps(
     scenario: &Scenario,
     replies: &[Option<Reply>],
     level: ScenarioLevel,
@@ -145,7 +145,7 @@ pub fn classify(
 }
 
 /// `step 2 of 3 (steps[1], call)`.
-pub fn step_label(scenario: &Scenario, index: usize) -> String {
+pub(crate) fn step_label(scenario: &Scenario, index: usize) -> String {
     let kind = scenario.steps.get(index).map_or("step", Step::kind);
     format!(
         "step {} of {} (steps[{index}], {kind})",
@@ -201,7 +201,7 @@ pub fn describe(scenario: &Scenario, answer: &ScenarioAnswer, level: ScenarioLev
 }
 
 /// What a fault means, in words.
-pub fn fault_text(fault: &Fault) -> String {
+pub(crate) fn fault_text(fault: &Fault) -> String {
     match fault {
         Fault::Error(text) => format!("the implementation answered error: {text}"),
         Fault::Timeout => "no answer within the timeout".to_owned(),

@@ -101,7 +101,7 @@ impl Reply {
     }
 
     /// Whether this is an output starting with `Error: `.
-    pub fn is_error_text(&self) -> bool {
+    pub(crate) fn is_error_text(&self) -> bool {
         match self {
             Reply::Output(text) => text
                 .units()

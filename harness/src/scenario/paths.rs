@@ -9,7 +9,7 @@ pub const ROOT: &str = "{root}";
 
 /// The members of a `tool` call that name a file on the host: the fields the catalog declares
 /// absolute-file (§5.4), in declared order. A scenario keeps each of them inside `{root}`.
-pub fn path_fields(tool: Tool) -> impl Iterator<Item = &'static str> {
+pub(crate) fn path_fields(tool: Tool) -> impl Iterator<Item = &'static str> {
     tool.spec()
         .path_kinds
         .iter()
@@ -22,7 +22,7 @@ pub fn path_fields(tool: Tool) -> impl Iterator<Item = &'static str> {
 
 /// What a key of `files`, `after` or `write` names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum KeyKind {
+pub(crate) enum KeyKind {
     /// A file (`a/b.txt`).
     File,
     /// An empty directory (`empty/`).
@@ -31,7 +31,7 @@ pub enum KeyKind {
 
 /// Whether `key` is a clean relative path: `/`-separated, not absolute, no empty, `.` or `..`
 /// segment, no NUL, no `{root}`; a trailing `/` makes it a directory.
-pub fn check_key(key: &JsString) -> Result<KeyKind, String> {
+pub(crate) fn check_key(key: &JsString) -> Result<KeyKind, String> {
     let Some(key) = key.to_str() else {
         return Err("holds a lone surrogate; a path must be valid Unicode".to_owned());
     };
@@ -72,7 +72,7 @@ pub fn check_key(key: &JsString) -> Result<KeyKind, String> {
 
 /// Where a path given to a tool (or to an `anchors` step) points.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Placement {
+pub(crate) enum Placement {
     /// `{root}` or `{root}/...`, never climbing above `{root}`.
     Inside,
     /// Not absolute and not a `{root}`-path (`a.txt`, `~/a`, `C:/a`).
@@ -82,7 +82,7 @@ pub enum Placement {
 }
 
 /// Where `path` points, judged on its text before `{root}` is substituted.
-pub fn placement(path: &JsString) -> Placement {
+pub(crate) fn placement(path: &JsString) -> Placement {
     let text = path.to_string_lossy();
     let Some(rest) = text.strip_prefix(ROOT) else {
         return if text.starts_with('/') {
@@ -119,18 +119,18 @@ pub fn placement(path: &JsString) -> Placement {
 }
 
 /// `text` with every `{root}` replaced by `root`.
-pub fn substitute(text: &JsString, root: &str) -> JsString {
+pub(crate) fn substitute(text: &JsString, root: &str) -> JsString {
     replace(text.units(), ROOT, root)
 }
 
 /// `text` with every occurrence of `root` replaced by `{root}`.
-pub fn unsubstitute(text: &JsString, root: &str) -> JsString {
+pub(crate) fn unsubstitute(text: &JsString, root: &str) -> JsString {
     replace(text.units(), root, ROOT)
 }
 
 /// `value` with `{root}` replaced by `root` in every string (member names stay as they are), at
 /// any depth.
-pub fn substitute_json(value: &Json, root: &str) -> Json {
+pub(crate) fn substitute_json(value: &Json, root: &str) -> Json {
     value.fold(
         |leaf| match leaf {
             Json::String(text) => Json::String(substitute(text, root)),

@@ -126,7 +126,7 @@ fn unsubstitute_fault(fault: Fault, root: &str) -> Fault {
 
 /// The reference implementation, in this process: one editing session.
 #[derive(Debug, Default)]
-pub struct InProcess {
+pub(crate) struct InProcess {
     session: exec::Session,
 }
 

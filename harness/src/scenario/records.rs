@@ -49,14 +49,14 @@ impl ScenarioRecord {
     }
 
     /// Whether the scenario got what it expects at `level` (whatever the run's level).
-    pub fn passes_at(&self, level: ScenarioLevel) -> bool {
+    pub(crate) fn passes_at(&self, level: ScenarioLevel) -> bool {
         passes(&self.scenario, &self.answer, level)
     }
 }
 
 /// Runs the scenarios against the in-process reference, `jobs` at a time, each in its own scratch
 /// directory under `parent`; the records come back in scenario order, with the wall-clock time.
-pub fn run_scenarios_reference(
+pub(crate) fn run_scenarios_reference(
     scenarios: Vec<Scenario>,
     level: Level,
     known_failures: &HashSet<String>,

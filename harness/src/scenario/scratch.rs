@@ -118,7 +118,7 @@ impl Drop for Scratch {
 }
 
 /// Removes every scratch directory that exists now (on an interrupt).
-pub fn remove_registered() {
+pub(crate) fn remove_registered() {
     let paths: Vec<PathBuf> = REGISTERED
         .lock()
         .map(|r| r.iter().cloned().collect())

@@ -25,16 +25,16 @@ pub enum Entry {
 }
 
 /// A directory's content: every file, every empty directory, every link, by key.
-pub type Tree = BTreeMap<String, Entry>;
+pub(crate) type Tree = BTreeMap<String, Entry>;
 
 /// How far a `write` step moves a written file's modification time past its previous one and now.
-pub const MTIME_STEP: Duration = Duration::from_secs(2);
+pub(crate) const MTIME_STEP: Duration = Duration::from_secs(2);
 
 /// Writes one entry under `root`: a file (creating its parent directories), an empty directory, or,
 /// for `None`, deletes what the key names. Symbolic links on the way are refused, never followed.
 /// With `move_mtime`, a written file's modification time ends [`MTIME_STEP`] past both its previous
 /// one and now.
-pub fn write_entry(
+pub(crate) fn write_entry(
     root: &Path,
     key: &str,
     entry: Option<&Entry>,
@@ -105,7 +105,7 @@ fn inside(root: &Path, key: &str) -> io::Result<PathBuf> {
 }
 
 /// Everything under `root`, read without following symbolic links.
-pub fn read_tree(root: &Path) -> io::Result<Tree> {
+pub(crate) fn read_tree(root: &Path) -> io::Result<Tree> {
     let mut tree = Tree::new();
     for entry in walkdir::WalkDir::new(root).min_depth(1) {
         // Not following links, the walk meets no loop: its errors are the file system's.
@@ -169,7 +169,7 @@ pub fn differences(expected: &Tree, received: &Tree) -> Vec<Change> {
 }
 
 /// One line on the differences: `a.txt different, b.txt missing, c.txt extra`.
-pub fn summarize(changes: &[Change]) -> String {
+pub(crate) fn summarize(changes: &[Change]) -> String {
     let shown: Vec<String> = changes
         .iter()
         .take(5)
