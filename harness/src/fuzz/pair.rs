@@ -1,6 +1,6 @@
 //! The two sides a fuzz run compares, each the in-process reference or a peer session, fed the
-//! same inputs: pipelined up to a window, answers matched by tag, and what a failed peer process
-//! left unanswered sent again after its restart (as `conform run` does).
+//! same inputs: pipelined up to a window, answers matched by tag, each peer side pumped as
+//! `conform run` pumps its peers (a failed process restarted, what it left sent again).
 
 use std::collections::{HashMap, VecDeque};
 
@@ -8,7 +8,8 @@ use vvoc_reference::{Json, Tool, Verdict};
 
 use crate::outcome::Answer;
 use crate::peer::options::Unusable;
-use crate::peer::session::{Next, PeerSession};
+use crate::peer::pump::Pump;
+use crate::peer::session::PeerSession;
 
 /// One side: the reference in process, or a peer.
 #[derive(Debug)]
@@ -72,7 +73,7 @@ pub struct Pair<'p, 'o> {
     pub window: usize,
 }
 
-/// An item in flight and the answers it has so far.
+/// An item in flight and the answers it has so far (the expected side's first).
 struct Slot {
     item: Item,
     answers: [Option<Answer>; 2],
@@ -80,18 +81,25 @@ struct Slot {
 
 impl<'p, 'o> Pair<'p, 'o> {
     /// Feeds the pair every item `source` gives (until it gives `None`), handing each to `sink`
-    /// once both sides answered it; an error when a peer became unusable.
+    /// once both sides answered it; an error when a peer became unusable. Each peer side is
+    /// pumped (`peer/pump.rs`): a failed process is restarted and what it left sent again.
     pub fn run(
         &mut self,
         mut source: impl FnMut() -> Option<Item>,
         mut sink: impl FnMut(Answered),
     ) -> Result<(), Unusable> {
+        let window = self.window.max(1);
+        let mut pumps = [&mut self.expected, &mut self.received].map(|side| match side {
+            Side::Reference => None,
+            Side::Peer(session) => Some(Pump::new(session, window)),
+        });
         let mut flight: HashMap<usize, Slot> = HashMap::new();
-        let mut resend: [VecDeque<usize>; 2] = [VecDeque::new(), VecDeque::new()];
+        // The tags each peer side has yet to be sent for the first time.
+        let mut fresh: [VecDeque<usize>; 2] = [VecDeque::new(), VecDeque::new()];
         let mut next_tag = 0;
         let mut exhausted = false;
         loop {
-            while !exhausted && flight.len() < self.window.max(1) {
+            while !exhausted && flight.len() < window {
                 let Some(item) = source() else {
                     exhausted = true;
                     break;
@@ -102,12 +110,12 @@ impl<'p, 'o> Pair<'p, 'o> {
                     item,
                     answers: [None, None],
                 };
-                for (i, side) in self.sides().into_iter().enumerate() {
-                    match side {
-                        Side::Reference => {
-                            slot.answers[i] = Some(Answer::Verdict(slot.item.reference.clone()));
+                for (i, pump) in pumps.iter().enumerate() {
+                    match pump {
+                        None => {
+                            slot.answers[i] = Some(Answer::Verdict(slot.item.reference.clone()))
                         }
-                        Side::Peer(session) => session.check(tag, slot.item.tool, &slot.item.input),
+                        Some(_) => fresh[i].push_back(tag),
                     }
                 }
                 match slot.answers {
@@ -117,13 +125,10 @@ impl<'p, 'o> Pair<'p, 'o> {
                     }
                 }
             }
-            for (i, side) in self.sides().into_iter().enumerate() {
-                if let Side::Peer(session) = side {
-                    while let Some(tag) = resend[i].pop_front() {
-                        if let Some(slot) = flight.get(&tag) {
-                            session.check(tag, slot.item.tool, &slot.item.input);
-                        }
-                    }
+            let check = |tag: usize| flight.get(&tag).map(|s| (s.item.tool, &s.item.input));
+            for (pump, fresh) in pumps.iter_mut().zip(&mut fresh) {
+                if let Some(pump) = pump {
+                    pump.fill(|| fresh.pop_front(), check);
                 }
             }
             if flight.is_empty() {
@@ -132,37 +137,20 @@ impl<'p, 'o> Pair<'p, 'o> {
                     false => continue,
                 }
             }
-            for (i, side) in self.sides().into_iter().enumerate() {
-                let Side::Peer(session) = side else { continue };
-                if session.outstanding() == 0 {
-                    continue;
-                }
-                let (tag, answer) = match session.next_answer() {
-                    None => continue,
-                    Some(Next::Answer(tag, answer, _)) => (tag, answer),
-                    Some(Next::Failed {
-                        blamed,
-                        resend: more,
-                    }) => {
-                        resend[i].extend(more);
-                        session.restart()?;
-                        (blamed.0, blamed.1)
+            for (i, pump) in pumps.iter_mut().enumerate() {
+                let Some(pump) = pump else { continue };
+                pump.step(|tag, answer, _| {
+                    if let Some(slot) = flight.get_mut(&tag) {
+                        slot.answers[i] = Some(answer);
+                        if slot.answers.iter().all(Option::is_some)
+                            && let Some(slot) = flight.remove(&tag)
+                        {
+                            sink(complete(slot));
+                        }
                     }
-                };
-                if let Some(slot) = flight.get_mut(&tag) {
-                    slot.answers[i] = Some(answer);
-                    if slot.answers.iter().all(Option::is_some)
-                        && let Some(slot) = flight.remove(&tag)
-                    {
-                        sink(complete(slot));
-                    }
-                }
+                })?;
             }
         }
-    }
-
-    fn sides(&mut self) -> [&mut Side<'p, 'o>; 2] {
-        [&mut self.expected, &mut self.received]
     }
 }
 

@@ -5,6 +5,7 @@
 pub mod child;
 pub mod options;
 pub mod process;
+pub mod pump;
 pub mod scenarios;
 pub mod session;
 pub mod vectors;

@@ -1,6 +1,6 @@
 //! Running the vectors against peer processes: `--jobs` sessions take vectors from one queue,
-//! keep up to a window of checks outstanding each, and send again what a failed process left
-//! unanswered; the answers become records in vector order.
+//! each pumping up to a window of checks (`pump.rs`, which sends again what a failed process
+//! left unanswered); the answers become records in vector order.
 
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::sync::Mutex;
@@ -10,7 +10,8 @@ use crate::compare::Level;
 use crate::load::vector::Vector;
 use crate::outcome::Answer;
 use crate::peer::options::{PeerOptions, Peers, Unusable};
-use crate::peer::session::{Next, PeerSession};
+use crate::peer::pump::{Pump, Pumped};
+use crate::peer::session::PeerSession;
 use crate::protocol::hello::Implementation;
 use crate::run::result::{Record, RunResult};
 
@@ -116,36 +117,15 @@ impl Work<'_> {
             Ok(session) => session,
             Err(reason) => return peers.give_up(reason),
         };
-        let mut resend: VecDeque<usize> = VecDeque::new();
-        loop {
-            if peers.stopped() {
-                return session.abandon();
-            }
-            while session.outstanding() < self.window {
-                let next = resend
-                    .pop_front()
-                    .or_else(|| self.queue.lock().ok().and_then(|mut q| q.pop_front()));
-                let Some(index) = next else { break };
-                let vector = &self.vectors[index];
-                session.check(index, vector.tool, &vector.input);
-            }
-            match session.next_answer() {
-                None => break,
-                Some(Next::Answer(index, answer, duration)) => self.answer(index, answer, duration),
-                Some(Next::Failed {
-                    blamed,
-                    resend: more,
-                }) => {
-                    let (index, answer, duration) = blamed;
-                    self.answer(index, answer, duration);
-                    resend.extend(more);
-                    if let Err(reason) = session.restart() {
-                        return peers.give_up(reason);
-                    }
-                }
-            }
+        let next = || self.queue.lock().ok().and_then(|mut q| q.pop_front());
+        let check = |index: usize| self.vectors.get(index).map(|v| (v.tool, &v.input));
+        let answer = |index, answer, duration| self.answer(index, answer, duration);
+        let mut pump = Pump::new(&mut session, self.window);
+        match pump.run(next, check, answer, || peers.stopped()) {
+            Ok(Pumped::Done) => session.finish(),
+            Ok(Pumped::Stopped) => session.abandon(),
+            Err(reason) => peers.give_up(reason),
         }
-        session.finish();
     }
 
     fn answer(&self, vector: usize, answer: Answer, duration: Duration) {
