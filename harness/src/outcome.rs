@@ -25,6 +25,74 @@ pub enum Answer {
     Unsupported,
 }
 
+impl Answer {
+    /// The answer of a check that failed.
+    pub fn failed(failure: Failure) -> Answer {
+        match failure {
+            Failure::Error(text) => Answer::Error(text),
+            Failure::Timeout => Answer::Timeout,
+            Failure::Crash(text) => Answer::Crash(text),
+            Failure::ProtocolError(text) => Answer::ProtocolError(text),
+        }
+    }
+
+    /// How the check failed, if it did (a verdict and an unsupported tool are no failures).
+    pub fn failure(&self) -> Option<Failure> {
+        match self {
+            Answer::Error(text) => Some(Failure::Error(text.clone())),
+            Answer::Timeout => Some(Failure::Timeout),
+            Answer::Crash(text) => Some(Failure::Crash(text.clone())),
+            Answer::ProtocolError(text) => Some(Failure::ProtocolError(text.clone())),
+            Answer::Verdict(_) | Answer::Unsupported => None,
+        }
+    }
+}
+
+/// How an implementation failed to answer a request (a check, a scenario step): the one way
+/// the harness says so, whoever failed (a peer process, or the reference in process when it
+/// panicked) and whatever was asked. Peers of other kinds and other messages fail the same ways.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Failure {
+    /// It said it could not carry the request out (an `error` answer).
+    Error(String),
+    /// No answer within the timeout.
+    Timeout,
+    /// It exited or closed its output before answering (or, in process, panicked).
+    Crash(String),
+    /// The answer broke the protocol.
+    ProtocolError(String),
+}
+
+impl Failure {
+    /// The outcome the failure earns.
+    pub const fn outcome(&self) -> Outcome {
+        match self {
+            Failure::Error(_) => Outcome::Error,
+            Failure::Timeout => Outcome::Timeout,
+            Failure::Crash(_) => Outcome::Crash,
+            Failure::ProtocolError(_) => Outcome::ProtocolError,
+        }
+    }
+
+    /// Whether the process that failed must be restarted: after anything but an `error` answer.
+    pub const fn breaks_process(&self) -> bool {
+        match self {
+            Failure::Error(_) => false,
+            Failure::Timeout | Failure::Crash(_) | Failure::ProtocolError(_) => true,
+        }
+    }
+
+    /// The same failure without its text, for grouping failures by how they failed.
+    pub fn without_text(&self) -> Failure {
+        match self {
+            Failure::Error(_) => Failure::Error(String::new()),
+            Failure::Timeout => Failure::Timeout,
+            Failure::Crash(_) => Failure::Crash(String::new()),
+            Failure::ProtocolError(_) => Failure::ProtocolError(String::new()),
+        }
+    }
+}
+
 /// The outcome of one vector (interfaces.md §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Outcome {
@@ -195,5 +263,44 @@ pub fn classify(expected: &Verdict, answer: &Answer, level: Level, known_failure
         Answer::Crash(_) => Outcome::Crash,
         Answer::ProtocolError(_) => Outcome::ProtocolError,
         Answer::Unsupported => Outcome::Unsupported,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failure_earns_its_outcome_and_only_an_error_answer_leaves_the_process_running() {
+        let failures = [
+            Failure::Error("no".to_owned()),
+            Failure::Timeout,
+            Failure::Crash("gone".to_owned()),
+            Failure::ProtocolError("not JSON".to_owned()),
+        ];
+        let outcomes = failures.clone().map(|f| f.outcome());
+        let expected = [
+            Outcome::Error,
+            Outcome::Timeout,
+            Outcome::Crash,
+            Outcome::ProtocolError,
+        ];
+        assert_eq!(outcomes, expected);
+        let broken = failures.clone().map(|f| f.breaks_process());
+        assert_eq!(broken, [false, true, true, true]);
+        for failure in failures {
+            let answer = Answer::failed(failure.clone());
+            assert_eq!(
+                classify(&Verdict::Reject(Vec::new()), &answer, Level::Exact, false),
+                failure.outcome()
+            );
+            assert_eq!(answer.failure(), Some(failure.clone()));
+            assert_eq!(
+                failure.without_text(),
+                failure.without_text().without_text()
+            );
+            assert_eq!(failure.without_text().outcome(), failure.outcome());
+        }
+        assert_eq!(Answer::Unsupported.failure(), None);
     }
 }

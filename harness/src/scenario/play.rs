@@ -12,18 +12,9 @@ use crate::scenario::paths::{substitute, substitute_json, unsubstitute};
 use crate::scenario::scratch::Scratch;
 use crate::scenario::tree::{Tree, read_tree, write_entry};
 
-/// Why a step got no tool outcome.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Fault {
-    /// The implementation said it could not run the step.
-    Error(String),
-    /// No answer within the timeout.
-    Timeout,
-    /// The implementation died before answering.
-    Crash(String),
-    /// The answer broke the protocol.
-    ProtocolError(String),
-}
+/// Why a step got no tool outcome: the `Failure` of `outcome.rs`, as a check's is (the name
+/// scenario code has always used).
+pub use crate::outcome::Failure as Fault;
 
 /// What a scenario got.
 #[derive(Clone, Debug, PartialEq, Eq)]
