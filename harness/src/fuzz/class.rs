@@ -6,6 +6,8 @@ use std::fmt;
 
 use vvoc_reference::{RuleId, Tool};
 
+use crate::outcome::Failure;
+
 /// A class of disagreement.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Class {
@@ -44,7 +46,7 @@ impl fmt::Display for Class {
 
 /// How two answers differ; "expected" is the reference's (or `--against`'s) answer, "received"
 /// the peer's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
     /// The peer refuses by an issue the expected answer does not have (whether or not the
     /// expected answer refuses for another reason).
@@ -66,37 +68,19 @@ pub enum Kind {
     Received,
     /// Both have the same issues, in another order.
     Order,
-    /// The peer gave no verdict.
+    /// The peer gave no verdict: how it failed (without the failure's text).
     Failed(Failure),
     /// The `--against` peer gave no verdict.
     AgainstFailed(Failure),
-}
-
-/// An answer that is not a verdict.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Failure {
-    /// An `error` answer.
-    Error,
-    /// No answer in time.
-    Timeout,
-    /// The peer died before answering.
-    Crash,
-    /// The answer broke the protocol.
-    ProtocolError,
-    /// The tool is not implemented.
+    /// The peer does not implement the tool.
     Unsupported,
+    /// The `--against` peer does not implement the tool.
+    AgainstUnsupported,
 }
 
 impl Kind {
     /// The kind's name in summaries and reports.
-    pub fn name(self) -> String {
-        let failure = |f: Failure| match f {
-            Failure::Error => "error",
-            Failure::Timeout => "timeout",
-            Failure::Crash => "crash",
-            Failure::ProtocolError => "protocol-error",
-            Failure::Unsupported => "unsupported",
-        };
+    pub fn name(&self) -> String {
         match self {
             Kind::Refused => "refused".to_owned(),
             Kind::Accepted => "accepted".to_owned(),
@@ -107,15 +91,19 @@ impl Kind {
             Kind::Expected => "expected".to_owned(),
             Kind::Received => "received".to_owned(),
             Kind::Order => "order".to_owned(),
-            Kind::Failed(f) => failure(f).to_owned(),
-            Kind::AgainstFailed(f) => format!("against-{}", failure(f)),
+            Kind::Failed(f) => f.outcome().as_str().to_owned(),
+            Kind::AgainstFailed(f) => format!("against-{}", f.outcome()),
+            Kind::Unsupported => "unsupported".to_owned(),
+            Kind::AgainstUnsupported => "against-unsupported".to_owned(),
         }
     }
 
-    /// Whether a finding of this kind is shrunk: not when reproducing it costs a peer restart.
-    pub fn shrinkable(self) -> bool {
+    /// Whether a finding of this kind is shrunk: not when reproducing it costs a peer restart,
+    /// nor when a side has no answers to shrink by.
+    pub fn shrinkable(&self) -> bool {
         match self {
-            Kind::Failed(f) | Kind::AgainstFailed(f) => matches!(f, Failure::Error),
+            Kind::Failed(f) | Kind::AgainstFailed(f) => !f.breaks_process(),
+            Kind::Unsupported | Kind::AgainstUnsupported => false,
             Kind::Refused
             | Kind::Accepted
             | Kind::Output
@@ -156,7 +144,7 @@ mod tests {
         assert_eq!(named.to_string(), "web_search query:min-length refused");
         let unnamed = Class {
             rule: None,
-            kind: Kind::Failed(Failure::ProtocolError),
+            kind: Kind::Failed(Failure::ProtocolError(String::new())),
             ..named
         };
         assert_eq!(unnamed.to_string(), "web_search query protocol-error");
@@ -164,7 +152,9 @@ mod tests {
             Kind::AgainstFailed(Failure::Timeout).name(),
             "against-timeout"
         );
-        assert!(!Kind::Failed(Failure::Crash).shrinkable());
-        assert!(Kind::Failed(Failure::Error).shrinkable() && Kind::Order.shrinkable());
+        assert_eq!(Kind::AgainstUnsupported.name(), "against-unsupported");
+        assert!(!Kind::Failed(Failure::Crash(String::new())).shrinkable());
+        assert!(Kind::Failed(Failure::Error(String::new())).shrinkable());
+        assert!(Kind::Order.shrinkable());
     }
 }

@@ -10,9 +10,9 @@ use vvoc_reference::{Issue, JsString, Json, Object, Verdict, validate_traced};
 
 use crate::compare::{Level, matches};
 use crate::fuzz::align::{Difference, Member, difference};
-use crate::fuzz::class::{Class, Failure, Kind};
+use crate::fuzz::class::{Class, Kind};
 use crate::fuzz::names::RuleNames;
-use crate::outcome::Answer;
+use crate::outcome::{Answer, Failure};
 
 /// Classifies the answers to one input of one tool.
 #[derive(Debug)]
@@ -60,8 +60,14 @@ impl Classifier {
                 }
                 Some(self.verdicts(tool, input, e, r, level))
             }
-            (Answer::Verdict(_), other) => Some(at_root(tool, Kind::Failed(failure(other)))),
-            (other, _) => Some(at_root(tool, Kind::AgainstFailed(failure(other)))),
+            (Answer::Verdict(_), other) => {
+                let kind = silent(other, Kind::Failed, Kind::Unsupported);
+                Some(at_root(tool, kind))
+            }
+            (other, _) => {
+                let kind = silent(other, Kind::AgainstFailed, Kind::AgainstUnsupported);
+                Some(at_root(tool, kind))
+            }
         }
     }
 
@@ -187,13 +193,12 @@ fn member_kind(member: Member) -> Kind {
     }
 }
 
-fn failure(answer: &Answer) -> Failure {
-    match answer {
-        Answer::Error(_) => Failure::Error,
-        Answer::Timeout => Failure::Timeout,
-        Answer::Crash(_) => Failure::Crash,
-        Answer::ProtocolError(_) => Failure::ProtocolError,
-        Answer::Unsupported | Answer::Verdict(_) => Failure::Unsupported,
+/// The kind of a side's answer that is no verdict (the failure without its text: one class
+/// whatever each failure said).
+fn silent(answer: &Answer, failed: fn(Failure) -> Kind, unsupported: Kind) -> Kind {
+    match answer.failure() {
+        Some(failure) => failed(failure.without_text()),
+        None => unsupported,
     }
 }
 

@@ -164,7 +164,8 @@ impl Oracle for PairOracle<'_, '_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fuzz::class::{Failure, Kind};
+    use crate::fuzz::class::Kind;
+    use crate::outcome::Failure;
 
     #[test]
     fn without_pairs_each_class_keeps_its_first_input_and_gets_the_reference_verdict() {
@@ -173,7 +174,7 @@ mod tests {
             tool: Tool::WebSearch,
             pattern: "(root)".to_owned(),
             rule: None,
-            kind: Kind::Failed(Failure::Crash),
+            kind: Kind::Failed(Failure::Crash(String::new())),
         };
         let first = First {
             count: 4,

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use vvoc_reference::{JsString, Json, Tool};
 
-use crate::outcome::Answer;
+use crate::outcome::{Answer, Failure};
 use crate::peer::options::{Peers, Unusable};
 use crate::peer::process::{Event, MAX_LINE, PeerProcess};
 use crate::protocol::hello::Implementation;
@@ -16,7 +16,6 @@ use crate::protocol::result::{CheckAnswer, PeerResult, StepAnswer, StepKind};
 use crate::protocol::runner::ToPeer;
 use crate::protocol::wire::{Seq, preview};
 use crate::scenario::model::Reply;
-use crate::scenario::play::Fault;
 
 /// How long a peer may take to exit after `bye` before it is killed.
 const GRACE: Duration = Duration::from_millis(500);
@@ -107,23 +106,19 @@ impl<'p, 'o> PeerSession<'p, 'o> {
                     self.progress = Instant::now();
                     let answer = match answer {
                         CheckAnswer::Verdict(verdict) => Answer::Verdict(verdict),
-                        CheckAnswer::Error(text) => Answer::Error(text),
+                        CheckAnswer::Error(text) => Answer::failed(Failure::Error(text)),
                     };
                     crate::progress::vector_done();
                     return Some(Next::Answer(tag, answer, sent.elapsed()));
                 }
-                None => {
-                    Broke::Protocol(format!("an answer for seq {seq}, which is not outstanding"))
-                }
+                None => Failure::ProtocolError(format!(
+                    "an answer for seq {seq}, which is not outstanding"
+                )),
             },
             Err(broke) => broke,
         };
         self.broken = true;
-        let answer = match broke {
-            Broke::Timeout => Answer::Timeout,
-            Broke::Crash(text) => Answer::Crash(text),
-            Broke::Protocol(text) => Answer::ProtocolError(text),
-        };
+        let answer = Answer::failed(broke);
         // The oldest outstanding check takes the blame; the others are sent again.
         let (tag, sent) = self.outstanding.remove(&oldest)?;
         crate::progress::vector_done();
@@ -134,9 +129,9 @@ impl<'p, 'o> PeerSession<'p, 'o> {
         })
     }
 
-    /// One step of a scenario's session, sent once the last one is answered: its answer, or the
-    /// fault it met (a timeout, crash or protocol error breaks the session).
-    pub fn step(&mut self, session: &str, step: Step<'_>) -> Result<Reply, Fault> {
+    /// One step of a scenario's session, sent once the last one is answered: its answer, or how
+    /// it failed (a timeout, crash or protocol error breaks the session).
+    pub fn step(&mut self, session: &str, step: Step<'_>) -> Result<Reply, Failure> {
         let n = self.peers.next_seq();
         let (seq, session) = (Seq::from(n), Cow::Borrowed(session));
         let (message, kind) = match step {
@@ -161,44 +156,40 @@ impl<'p, 'o> PeerSession<'p, 'o> {
         let read = |line: &str| PeerResult::<StepAnswer>::read(line, kind);
         let broke = match self.receive(deadline, PeerResult::<StepAnswer>::SCHEMA, read) {
             Ok((got, StepAnswer::Reply(reply))) if got == n => return Ok(reply),
-            Ok((got, StepAnswer::Error(text))) if got == n => return Err(Fault::Error(text)),
-            Ok((got, _)) => Broke::Protocol(format!(
+            Ok((got, StepAnswer::Error(text))) if got == n => return Err(Failure::Error(text)),
+            Ok((got, _)) => Failure::ProtocolError(format!(
                 "an answer for seq {got}, which is not outstanding (the step sent seq {n})"
             )),
             Err(broke) => broke,
         };
         self.broken = true;
-        Err(match broke {
-            Broke::Timeout => Fault::Timeout,
-            Broke::Crash(text) => Fault::Crash(text),
-            Broke::Protocol(text) => Fault::ProtocolError(text),
-        })
+        Err(broke)
     }
 
     /// The next line of the peer before `deadline`, checked against the schema `stem` and
-    /// read by `read`, or why there is none.
+    /// read by `read`, or how the process failed (a failure that breaks it).
     fn receive<T>(
         &mut self,
         deadline: Instant,
         stem: &str,
         read: impl FnOnce(&str) -> Result<T, String>,
-    ) -> Result<T, Broke> {
+    ) -> Result<T, Failure> {
         match self.process.next_event(deadline) {
             Ok(Event::Line(line)) => self
                 .peers
                 .check_incoming(stem, &line)
                 .and_then(|()| read(&line))
-                .map_err(|reason| Broke::Protocol(format!("{reason}: {}", preview(&line)))),
+                .map_err(|reason| Failure::ProtocolError(format!("{reason}: {}", preview(&line)))),
             Ok(Event::Closed) => {
                 let status = self.process.exit_status();
-                Err(Broke::Crash(format!(
+                Err(Failure::Crash(format!(
                     "the peer closed its output before answering ({status})"
                 )))
             }
-            Ok(Event::TooLong) => Err(Broke::Protocol(format!(
+            Ok(Event::TooLong) => Err(Failure::ProtocolError(format!(
                 "a line of more than {MAX_LINE} bytes"
             ))),
-            Err(_) => Err(Broke::Timeout),
+            Err(_) => Err(Failure::Timeout),
         }
     }
 
@@ -243,12 +234,4 @@ pub enum Step<'a> {
     Exec(Tool, &'a Json),
     /// The anchored view of the file at this absolute path.
     Anchors(&'a JsString),
-}
-
-/// Why a peer gave no answer: a timeout, a crash or a protocol error; it is restarted.
-#[derive(Debug)]
-enum Broke {
-    Timeout,
-    Crash(String),
-    Protocol(String),
 }
