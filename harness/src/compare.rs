@@ -5,6 +5,8 @@ use std::str::FromStr;
 
 use vvoc_reference::{Issue, JsString, Json, Object, Verdict};
 
+use crate::preview::quoted;
+
 /// How much of a verdict must match, weakest first (interfaces.md §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Level {
@@ -96,7 +98,7 @@ pub fn describe(expected: &Verdict, received: &Verdict) -> String {
     let side = |v: &Verdict| match v {
         Verdict::Accept(_) => "accept".to_owned(),
         Verdict::Reject(issues) => match issues.first() {
-            Some(first) => format!("reject at {}", first.path),
+            Some(first) => format!("reject at {}", quoted(&first.path.to_string())),
             None => "reject".to_owned(),
         },
     };
@@ -112,7 +114,12 @@ pub fn describe(expected: &Verdict, received: &Verdict) -> String {
                 (a, b) => {
                     let show = |issue: Option<&Issue>| {
                         issue.map_or("nothing".to_owned(), |i| {
-                            format!("{} at {}: {}", i.code, i.path, i.message)
+                            format!(
+                                "{} at {}: {}",
+                                i.code,
+                                quoted(&i.path.to_string()),
+                                quoted(&i.message.to_string())
+                            )
                         })
                     };
                     format!(
@@ -129,7 +136,7 @@ pub fn describe(expected: &Verdict, received: &Verdict) -> String {
                 let at = if at.is_empty() {
                     "(root)".to_owned()
                 } else {
-                    at
+                    quoted(&at)
                 };
                 format!(
                     "accepted, but the output differs at {at}: expected {expected}, received {received}"
@@ -172,10 +179,12 @@ fn member_difference(position: usize, expected: &Issue, received: &Issue) -> Str
         String::new(),
     ));
     format!(
-        "issue {} ({} at {}) differs in {member}: expected {e}, received {r}",
+        "issue {} ({} at {}) differs in {member}: expected {}, received {}",
         position + 1,
         expected.code,
-        expected.path
+        quoted(&expected.path.to_string()),
+        quoted(&e),
+        quoted(&r)
     )
 }
 
@@ -183,7 +192,7 @@ fn member_difference(position: usize, expected: &Issue, received: &Issue) -> Str
 /// there (`absent` where a member is missing). The walk keeps its own stack, so outputs of any
 /// depth compare without recursion.
 fn first_difference(expected: &Json, received: &Json) -> Option<(String, String, String)> {
-    let show = |v: Option<&Json>| v.map_or("absent".to_owned(), Json::to_compact);
+    let show = |v: Option<&Json>| v.map_or("absent".to_owned(), |v| quoted(&v.to_compact()));
     // The path of the value being compared; each task keeps the length of its parent's path.
     let mut at = String::new();
     let mut tasks = vec![Task::Compare {
@@ -242,7 +251,8 @@ fn first_difference(expected: &Json, received: &Json) -> Option<(String, String,
                     }
                     _ => {
                         if !expected.same_as(received) {
-                            return Some((at, expected.to_compact(), received.to_compact()));
+                            let (e, r) = (expected.to_compact(), received.to_compact());
+                            return Some((at, quoted(&e), quoted(&r)));
                         }
                     }
                 }
@@ -350,13 +360,16 @@ mod tests {
                     )
                 };
                 let said = describe(&accept(&deep("1,2")), &accept(&deep("1,3")));
-                let at = format!("a{}[1]", "[0]".repeat(depth - 1));
+                // The path is a one-line reason's quote, cut.
+                let at = crate::preview::quoted(&format!("a{}[1]", "[0]".repeat(depth - 1)));
                 assert_eq!(
                     said,
                     format!("accepted, but the output differs at {at}: expected 2, received 3")
                 );
                 let said = describe(&accept(&deep("1")), &accept(&deep("1,2")));
-                assert!(said.ends_with("[0]: expected 1 elements, received 2 elements"));
+                assert!(
+                    said.ends_with(" more characters): expected 1 elements, received 2 elements")
+                );
                 let said = describe(&accept(&deep("1")), &accept(&deep("1")));
                 assert_eq!(said, "accepted with the expected output");
             })

@@ -17,6 +17,7 @@ pub mod outcome;
 pub mod panic;
 pub mod parallel;
 pub mod peer;
+pub mod preview;
 pub mod progress;
 pub mod protocol;
 pub mod report;

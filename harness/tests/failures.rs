@@ -297,3 +297,50 @@ fn an_interrupted_run_says_what_ran_and_what_did_not() {
         "{line}"
     );
 }
+
+#[test]
+fn a_huge_value_is_quoted_cut_in_one_line_reasons_and_shown_cut_in_the_reports() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let (sent, expected) = ("q".repeat(1_000_000), "r".repeat(1_000_000));
+    let vectors = format!(
+        r#"{{"tool": "web_search", "vectors": [{{"id": "huge", "input": {{"query": "{sent}"}}, "accept": {{"query": "{expected}", "count": 8}}}}]}}"#
+    );
+    std::fs::create_dir_all(dir.path().join("v")).expect("a folder");
+    std::fs::write(dir.path().join("v/huge.json"), vectors).expect("a vector file");
+    let (known, reports) = (dir.path().join("known.json"), dir.path().join("reports"));
+    let output = conform(&[
+        "run",
+        "--no-builtin",
+        "--vectors",
+        dir.path().join("v").to_str().expect("UTF-8"),
+        "--peer",
+        &peer("--all accept"),
+        "--write-known-failures",
+        known.to_str().expect("UTF-8"),
+        "--report",
+        reports.to_str().expect("UTF-8"),
+    ]);
+    let out = text(&output);
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{}",
+        out.chars().take(2_000).collect::<String>()
+    );
+    assert!(out.len() < 20_000, "the console shows {} bytes", out.len());
+    let reason = read(&known);
+    assert!(
+        reason.len() < 1_000,
+        "the known-failure file has {} bytes",
+        reason.len()
+    );
+    assert!(
+        reason.contains(r#"accepted, but the output differs at query: expected \"rrrr"#),
+        "{reason}"
+    );
+    assert!(reason.contains("… (999882 more characters)"), "{reason}");
+    let md = read(&reports.join("conformance.md"));
+    assert!(md.len() < 60_000, "conformance.md has {} bytes", md.len());
+    let junit = read(&reports.join("junit.xml"));
+    assert!(junit.len() < 60_000, "junit.xml has {} bytes", junit.len());
+}

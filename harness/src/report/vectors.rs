@@ -3,6 +3,7 @@
 use crate::compare::{describe, strongest_match};
 use crate::json::ser::Embedded;
 use crate::outcome::{Answer, Outcome};
+use crate::preview::{QUOTED_CHARS, cut, quoted};
 use crate::report::conformance::{FIXED, Received, VectorDetail, VectorResult, milliseconds};
 use crate::run::result::{Record, RunResult};
 
@@ -13,11 +14,16 @@ pub(crate) fn what_happened(record: &Record) -> String {
         (Outcome::Fixed, _) => FIXED.to_owned(),
         (Outcome::Unsupported, _) => "the implementation does not implement this tool".to_owned(),
         (_, Answer::Verdict(received)) => describe(&record.vector.expected, received),
-        (_, Answer::Error(text)) => format!("the implementation answered error: {text}"),
+        (_, Answer::Error(text)) => {
+            format!("the implementation answered error: {}", quoted(text))
+        }
         (_, Answer::Timeout) => "no answer within the timeout; the peer was restarted".to_owned(),
         (_, Answer::Crash(text)) => format!("{text}; the peer was restarted"),
         (_, Answer::ProtocolError(text)) => {
-            format!("protocol error: {text}; the peer was restarted")
+            format!(
+                "protocol error: {}; the peer was restarted",
+                cut(text, 2 * QUOTED_CHARS)
+            )
         }
         (_, Answer::Unsupported) => "the implementation does not implement this tool".to_owned(),
     }

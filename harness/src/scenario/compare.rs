@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use crate::compare::Level;
 use crate::outcome::{Outcome, listed};
+use crate::preview::{self, QUOTED_CHARS, cut};
 use crate::scenario::model::{Reply, Scenario, Step};
 use crate::scenario::play::{Fault, ScenarioAnswer};
 use crate::scenario::tree::{Change, differences, render, summarize};
@@ -203,10 +204,13 @@ pub fn describe(scenario: &Scenario, answer: &ScenarioAnswer, level: ScenarioLev
 /// What a fault means, in words.
 pub(crate) fn fault_text(fault: &Fault) -> String {
     match fault {
-        Fault::Error(text) => format!("the implementation answered error: {text}"),
+        Fault::Error(text) => format!(
+            "the implementation answered error: {}",
+            preview::quoted(text)
+        ),
         Fault::Timeout => "no answer within the timeout".to_owned(),
         Fault::Crash(text) => text.clone(),
-        Fault::ProtocolError(text) => format!("protocol error: {text}"),
+        Fault::ProtocolError(text) => format!("protocol error: {}", cut(text, 2 * QUOTED_CHARS)),
     }
 }
 
