@@ -5,6 +5,11 @@ use std::sync::Mutex;
 
 use anyhow::Result;
 
+/// The stack of each worker: a suite report holds the input of each failing vector, nested up to
+/// 5,000 deep (`vectors/*/deep-nesting.json`), and reading it into serde types recurses once per
+/// level; 2 MiB, a thread's default, is not enough. Only the pages a worker touches are used.
+const STACK: usize = 256 << 20;
+
 /// Runs `work` on every job with `workers` threads (at least one). Each thread first makes its
 /// state with `start(worker)` (workers are numbered from 0); results come in the order the jobs
 /// finish. The first error stops the pool: every worker finishes its job at hand and takes no
@@ -32,21 +37,29 @@ where
     std::thread::scope(|scope| {
         for worker in 0..workers.max(1) {
             let (start, work, next, done, failure) = (&start, &work, &next, &done, &failure);
-            scope.spawn(move || {
-                let outcome = (|| -> Result<()> {
-                    let mut state = start(worker)?;
-                    while let Some(job) = next() {
-                        let result = work(&mut state, job)?;
-                        if let Ok(mut done) = done.lock() {
-                            done.push(result);
+            let spawned =
+                std::thread::Builder::new()
+                    .stack_size(STACK)
+                    .spawn_scoped(scope, move || {
+                        let outcome = (|| -> Result<()> {
+                            let mut state = start(worker)?;
+                            while let Some(job) = next() {
+                                let result = work(&mut state, job)?;
+                                if let Ok(mut done) = done.lock() {
+                                    done.push(result);
+                                }
+                            }
+                            Ok(())
+                        })();
+                        if let (Err(error), Ok(mut failure)) = (outcome, failure.lock()) {
+                            failure.get_or_insert(error);
                         }
-                    }
-                    Ok(())
-                })();
-                if let (Err(error), Ok(mut failure)) = (outcome, failure.lock()) {
-                    failure.get_or_insert(error);
-                }
-            });
+                    });
+            if let (Err(error), Ok(mut failure)) = (spawned, failure.lock()) {
+                failure.get_or_insert(
+                    anyhow::Error::new(error).context("cannot start a worker thread"),
+                );
+            }
         }
     });
     match failure.into_inner().unwrap_or_default() {
