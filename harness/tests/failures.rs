@@ -246,7 +246,9 @@ fn an_unusable_peer_still_gets_its_reports_and_a_line_naming_the_failure_and_the
 
 #[cfg(unix)]
 #[test]
-fn an_interrupted_run_says_what_ran_and_what_did_not() {
+fn an_interrupted_run_says_what_ran_and_what_did_not_and_writes_the_reports_of_what_ran() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let reports = dir.path().join("reports");
     let command = peer("--slow-ms 20 --marker interrupted-run-says-what-ran");
     let child = Command::new(CONFORM)
         .args([
@@ -258,6 +260,7 @@ fn an_interrupted_run_says_what_ran_and_what_did_not() {
             "--only",
             "vectors",
         ])
+        .args(["--report", reports.to_str().expect("UTF-8")])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -269,11 +272,15 @@ fn an_interrupted_run_says_what_ran_and_what_did_not() {
     let started = Instant::now();
     let output = child.wait_with_output().expect("conform ends");
     assert!(
-        started.elapsed() < Duration::from_secs(10),
+        started.elapsed() < Duration::from_secs(5),
         "it ended promptly"
     );
     let out = text(&output);
     assert_eq!(output.status.code(), Some(130), "{out}");
+    assert!(
+        !common::process_running("interrupted-run-says-what-ran"),
+        "the peer is gone"
+    );
     let line = out.lines().find(|l| l.starts_with("interrupted: "));
     assert!(line.is_some(), "no closing line:\n{out}");
     let line = line.unwrap_or_default();
@@ -286,15 +293,30 @@ fn an_interrupted_run_says_what_ran_and_what_did_not() {
     assert!(ran > 0, "{line}");
     let listed = conform(&["list", "--tool", "web_search", "--only", "vectors"]);
     let selected = String::from_utf8_lossy(&listed.stdout).lines().count();
+    assert!(ran < selected, "the interrupt came before the end: {line}");
     assert!(
         line.contains(&format!(
-            " of {selected} selected vectors and 0 of 0 selected scenarios had run; "
+            " of {selected} selected vectors and 0 of 0 selected scenarios had run; {} vectors and 0 scenarios were not run",
+            selected - ran
         )),
         "{line}"
     );
+    // What ran is reported, and no vector is blamed for the peer the interrupt killed.
+    assert!(out.contains("passing by level: verdict "), "{out}");
+    let json = read(&reports.join("conformance.json"));
     assert!(
-        line.ends_with(" vectors and 0 scenarios were not run, and no report was written"),
-        "{line}"
+        json.contains(r#""reason": "interrupted (SIGINT or SIGTERM)""#),
+        "{json}"
+    );
+    assert!(
+        json.contains(&format!(r#""vectors_not_run": {}"#, selected - ran)),
+        "{json}"
+    );
+    assert!(!json.contains(r#""outcome": "crash""#), "{json}");
+    let md = read(&reports.join("conformance.md"));
+    assert!(
+        md.contains("- Result: STOPPED: interrupted (SIGINT or SIGTERM)"),
+        "{md}"
     );
 }
 

@@ -32,6 +32,8 @@ const USAGE: u8 = 1;
 const FAILED: u8 = 2;
 /// Exit code: the peer is unusable (cannot start, bad hello, or too many restarts).
 const UNUSABLE: u8 = 3;
+/// Exit code: an interrupt stopped the run (as a shell reports an interrupted command).
+const INTERRUPTED: u8 = 130;
 
 #[derive(Parser, Debug)]
 #[command(

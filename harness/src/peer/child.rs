@@ -41,8 +41,13 @@ pub fn reap(child: &Child) {
     forget(child.id());
 }
 
-/// Kills every remembered group, removes every scenario scratch directory and says how far a run
-/// had got (`progress`), then exits with 130
+/// How long an interrupted run may take to stop by itself and write its reports before the
+/// handler ends the program anyway.
+const GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Kills every remembered group; a run under way (`progress`) then stops by itself and writes
+/// its reports, within [`GRACE`]; otherwise removes every scenario scratch directory, says how
+/// far a run had got, and exits with 130
 /// on SIGINT or SIGTERM (as a shell reports an interrupted command). Call once, at the start of a
 /// program that starts children or runs scenarios.
 pub fn kill_children_on_interrupt() {
@@ -54,13 +59,26 @@ pub fn kill_children_on_interrupt() {
             .lock()
             .map(|g| g.iter().copied().collect())
             .unwrap_or_default();
+        // A run under way stops at its next step, says what ran and writes its reports; the
+        // peers are killed first, so no step waits for one.
+        let graceful = crate::progress::running();
+        crate::progress::stop();
         for group in groups {
             kill_group(group);
+        }
+        if graceful {
+            let started = std::time::Instant::now();
+            while !crate::progress::ended() && started.elapsed() < GRACE {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            if crate::progress::ended() {
+                return;
+            }
         }
         // With the peers gone, nothing writes into the scenarios' directories any more.
         crate::scenario::scratch::remove_registered();
         if let Some(line) = crate::progress::interrupted_line() {
-            eprintln!("\n{line}");
+            eprintln!("\n{line}; no report was written");
         }
         std::process::exit(130);
     });
@@ -71,7 +89,7 @@ pub fn kill_children_on_interrupt() {
 /// a run whose peer the interrupt killed could end first, with the run's own exit code and maybe
 /// before the directories are gone. Call it on the code a program's `main` returns.
 pub fn unless_interrupted<T>(code: T) -> T {
-    if INTERRUPTED.load(Ordering::SeqCst) {
+    if INTERRUPTED.load(Ordering::SeqCst) && !crate::progress::ended() {
         loop {
             std::thread::park();
         }

@@ -132,7 +132,7 @@ impl<'o> Peers<'o> {
 
     /// Whether the run has given up on the peer.
     pub fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
+        self.stop.load(Ordering::Relaxed) || crate::progress::stopping()
     }
 
     /// How the run's peers ended, once every session has.

@@ -104,6 +104,10 @@ impl Work<'_> {
             let began = Instant::now();
             let name = scenario.name();
             let answer = play(&scenario, self.scratch, &mut Steps(&mut session, &name));
+            // After an interrupt, a scenario whose peer was killed did not fail: it was not run.
+            if crate::progress::stopping() {
+                break;
+            }
             let record =
                 ScenarioRecord::new(scenario, answer, began.elapsed(), self.level, self.known);
             if let Ok(mut done) = self.done.lock() {

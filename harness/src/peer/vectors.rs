@@ -129,6 +129,14 @@ impl Work<'_> {
     }
 
     fn answer(&self, vector: usize, answer: Answer, duration: Duration) {
+        // After an interrupt, a check whose peer was killed did not fail: it was not run.
+        let killed = match &answer {
+            Answer::Verdict(_) | Answer::Error(_) | Answer::Unsupported => false,
+            Answer::Timeout | Answer::Crash(_) | Answer::ProtocolError(_) => true,
+        };
+        if killed && crate::progress::stopping() {
+            return;
+        }
         if let Ok(mut answers) = self.answers.lock() {
             answers.insert(vector, (answer, duration));
         }

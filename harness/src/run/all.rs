@@ -54,6 +54,10 @@ pub fn run_all(plan: Plan) -> Result<RunResult, PeerRunError> {
     match peer {
         None => {
             let mut result = run_reference(vectors, level, &known);
+            let scenarios = match crate::progress::stopping() {
+                true => Vec::new(),
+                false => scenarios,
+            };
             let (records, elapsed) =
                 run_scenarios_reference(scenarios, level, &known, jobs, &scratch);
             result.scenarios = records;
@@ -62,6 +66,9 @@ pub fn run_all(plan: Plan) -> Result<RunResult, PeerRunError> {
         }
         Some(options) => {
             let mut result = run_peer(vectors, level, &known, &options)?;
+            if crate::progress::stopping() {
+                return Ok(result);
+            }
             let executes = &result.implementation.scenarios;
             let (played, unsupported): (Vec<_>, Vec<_>) = scenarios
                 .into_iter()

@@ -21,6 +21,8 @@ pub(crate) fn run_reference(
     let start = Instant::now();
     let records = vectors
         .into_iter()
+        // An interrupt stops the run before its next vector.
+        .take_while(|_| !crate::progress::stopping())
         .map(|vector| {
             let began = Instant::now();
             // A panicking reference (a bug, or a mutant) fails its vector, not the whole run.

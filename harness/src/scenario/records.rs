@@ -70,8 +70,11 @@ pub(crate) fn run_scenarios_reference(
     std::thread::scope(|scope| {
         for _ in 0..jobs.max(1) {
             scope.spawn(|| {
-                while let Some((index, scenario)) =
-                    queue.lock().ok().and_then(|mut q| q.pop_front())
+                while let Some((index, scenario)) = queue
+                    .lock()
+                    .ok()
+                    .filter(|_| !crate::progress::stopping())
+                    .and_then(|mut q| q.pop_front())
                 {
                     let began = Instant::now();
                     let answer = play_reference(&scenario, parent);

@@ -18,7 +18,7 @@ use vvoc_harness::run::result::RunResult;
 use vvoc_harness::run::summary::summary;
 use vvoc_harness::scenario::scratch::default_parent;
 
-use super::{FAILED, OK, RunArgs, UNUSABLE, load_all, write_out};
+use super::{FAILED, INTERRUPTED, OK, RunArgs, UNUSABLE, load_all, write_out};
 
 /// `conform run`.
 pub(crate) fn run(args: RunArgs) -> Result<u8> {
@@ -61,7 +61,18 @@ pub(crate) fn run(args: RunArgs) -> Result<u8> {
         peer,
     };
     let tested = tested(&suite, args.peer.as_deref());
-    match run_all(plan) {
+    let outcome = run_all(plan);
+    if vvoc_harness::progress::stopping() {
+        let partial = match &outcome {
+            Ok(result) => Some(result),
+            Err(PeerRunError::Unusable { partial, .. }) => Some(partial.as_ref()),
+            Err(PeerRunError::RunnerProtocol(_)) => None,
+        };
+        if let Some(partial) = partial {
+            return interrupted(&args, &tested, partial, selected);
+        }
+    }
+    match outcome {
         Ok(result) => finish(&args, &suite, &tested, &result),
         Err(PeerRunError::Unusable { reason, partial }) => {
             unusable(&args, &tested, &partial, selected, &reason.to_string())
@@ -159,6 +170,41 @@ fn unusable(
     }
     write_reports(args, &report)?;
     Ok(UNUSABLE)
+}
+
+/// A run an interrupt stopped: the failures and summary of what ran, the line saying what did
+/// not, its reports marked as stopped; then the program ends with 130, as an interrupted
+/// command does.
+fn interrupted(
+    args: &RunArgs,
+    tested: &Tested,
+    partial: &RunResult,
+    (vectors, scenarios): (usize, usize),
+) -> Result<u8> {
+    let stopped = Stopped {
+        reason: "interrupted (SIGINT or SIGTERM)".to_owned(),
+        selected_vectors: vectors,
+        vectors_not_run: vectors.saturating_sub(partial.records.len()),
+        selected_scenarios: scenarios,
+        scenarios_not_run: scenarios.saturating_sub(partial.scenarios.len()),
+    };
+    let report = conformance(partial, tested, Some(stopped.clone()));
+    write_out(&failures_text(
+        &report,
+        args.failures,
+        args.report.as_deref(),
+    ));
+    write_out(&summary(partial));
+    eprintln!(
+        "interrupted: {} of {vectors} selected vectors and {} of {scenarios} selected scenarios had run; {} vectors and {} scenarios were not run",
+        partial.records.len(),
+        partial.scenarios.len(),
+        stopped.vectors_not_run,
+        stopped.scenarios_not_run
+    );
+    let written = write_reports(args, &report);
+    vvoc_harness::progress::end();
+    written.map(|()| INTERRUPTED)
 }
 
 /// `; the last failure: <kind> at <vector>`, naming the last vector (or scenario) in run order
