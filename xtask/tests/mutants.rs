@@ -7,181 +7,16 @@
 //! by a short `--suite-timeout` rather than by waiting.
 
 use std::collections::BTreeMap;
-use std::hash::{DefaultHasher, Hash as _, Hasher as _};
 use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use walkdir::WalkDir;
 
-const XTASK: &str = env!("CARGO_BIN_EXE_xtask");
+mod mini;
 
-/// The time limit of every mutant's suite run: the fixture's suite takes milliseconds, and the
-/// mutant that never returns is stopped after this long.
-const SUITE_TIMEOUT: &str = "0.3";
-
-/// The fixture's sources.
-fn sources() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mini")
-}
-
-/// A fresh copy of the fixture workspace, its baseline already built.
-fn fixture() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    copy_tree(template(), dir.path());
-    dir
-}
-
-/// A fresh copy of the fixture's sources alone, for runs that build nothing.
-fn unbuilt_fixture() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    write_files(dir.path(), &files(&sources()));
-    dir
-}
-
-/// Writes each file (relative to `root`) with its bytes.
-fn write_files(root: &Path, files: &BTreeMap<PathBuf, Vec<u8>>) {
-    for (relative, bytes) in files {
-        let to = root.join(relative);
-        std::fs::create_dir_all(to.parent().expect("a folder")).expect("a folder");
-        std::fs::write(to, bytes).expect("copied");
-    }
-}
-
-/// The fixture with its baseline built, made once per version of the fixture's files and
-/// never changed afterwards (it is built aside and renamed into place, so test processes running
-/// at the same time share it safely).
-fn template() -> &'static Path {
-    static TEMPLATE: OnceLock<PathBuf> = OnceLock::new();
-    TEMPLATE.get_or_init(|| {
-        let files = files(&sources());
-        let mut hasher = DefaultHasher::new();
-        files.hash(&mut hasher);
-        let cache = Path::new(env!("CARGO_TARGET_TMPDIR"));
-        let template = cache.join(format!("mutants-mini-{:016x}", hasher.finish()));
-        if template.is_dir() {
-            return template;
-        }
-        let building = tempfile::tempdir_in(cache).expect("a temporary folder");
-        write_files(building.path(), &files);
-        let output = mutants(building.path(), &["--row", "retired row"]);
-        assert_eq!(output.status.code(), Some(0), "{}", text(&output));
-        std::fs::remove_dir_all(building.path().join("reports")).expect("removed");
-        let built = building.keep();
-        // Another process may have put the same template in place meanwhile; either will do.
-        if std::fs::rename(&built, &template).is_err() {
-            std::fs::remove_dir_all(&built).expect("removed");
-        }
-        template
-    })
-}
-
-/// Copies the files under `from` to `to`, keeping their modification times (so the copy's
-/// builds stay warm).
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in WalkDir::new(from) {
-        let entry = entry.expect("readable");
-        let target = to.join(entry.path().strip_prefix(from).expect("inside"));
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).expect("a folder");
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copied");
-            let modified = entry
-                .metadata()
-                .expect("metadata")
-                .modified()
-                .expect("a time");
-            std::fs::File::options()
-                .write(true)
-                .open(&target)
-                .expect("opened")
-                .set_modified(modified)
-                .expect("the time kept");
-        }
-    }
-}
-
-/// Every file of the workspace but build outputs and reports, with its bytes.
-fn snapshot(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    files(root)
-}
-
-/// Every file under `root` (relative to it) with its bytes, outside the top-level `target` and
-/// `reports` folders.
-fn files(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    WalkDir::new(root)
-        .into_iter()
-        .filter_entry(|e| {
-            e.depth() != 1 || (e.file_name() != "target" && e.file_name() != "reports")
-        })
-        .map(|e| e.expect("readable"))
-        .filter(|e| e.file_type().is_file())
-        .map(|e| {
-            let relative = e.path().strip_prefix(root).expect("inside").to_owned();
-            (relative, std::fs::read(e.path()).expect("readable"))
-        })
-        .collect()
-}
-
-fn mutants(root: &Path, args: &[&str]) -> Output {
-    let started = Instant::now();
-    let output = Command::new(XTASK)
-        .args([
-            "mutants",
-            "--workspace",
-            root.to_str().expect("UTF-8"),
-            "--jobs",
-            "1",
-            "--suite-timeout",
-            SUITE_TIMEOUT,
-        ])
-        .args(args)
-        .output()
-        .expect("xtask runs");
-    assert!(
-        started.elapsed() < Duration::from_secs(120),
-        "the run took {:?}",
-        started.elapsed()
-    );
-    output
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
-
-fn report(root: &Path) -> Value {
-    let text =
-        std::fs::read_to_string(root.join("reports/mutants/mutants.json")).expect("a report");
-    serde_json::from_str(&text).expect("JSON")
-}
-
-/// Each row id with its outcome.
-fn outcomes(report: &Value) -> BTreeMap<String, String> {
-    by_id(report, "outcome")
-}
-
-/// Each row id with one of its members (a string).
-fn by_id(report: &Value, member: &str) -> BTreeMap<String, String> {
-    report["rows"]
-        .as_array()
-        .expect("rows")
-        .iter()
-        .map(|r| {
-            (
-                r["id"].as_str().unwrap_or_default().to_owned(),
-                r[member].as_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect()
-}
+use mini::{XTASK, by_id, fixture, mutants, outcomes, report, snapshot, text, unbuilt_fixture};
 
 const EXPECTED: [(&str, &str); 7] = [
     ("large: bound shifted, named vector passes", "imprecise"),
@@ -192,6 +27,21 @@ const EXPECTED: [(&str, &str); 7] = [
     ("sign: text that is not there", "stale"),
     ("unused: doubled differently", "missed"),
 ];
+
+/// A row file of named mutants: one stale and named by two rows, one that runs.
+const NAMED: &str = r#"{"mutants": {
+    "lib:gone": {"file": "implementation/src/lib.rs", "find": "no such text", "replace": ""},
+    "lib:sign": {"file": "implementation/src/lib.rs", "find": "if n < 0 {", "replace": "if n < -5 {"}},
+  "rows": [{"id": "named: gone once", "mutant": "lib:gone"}, {"id": "named: gone twice", "mutant": "lib:gone"},
+    {"id": "named: sign shifted", "mutant": "lib:sign", "caught_by": ["mini:minus-one"]}]}"#;
+
+/// [`EXPECTED`] as a map.
+fn expected() -> BTreeMap<String, String> {
+    EXPECTED
+        .iter()
+        .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+        .collect()
+}
 
 #[test]
 fn every_outcome_is_classified_and_the_tree_is_untouched() {
@@ -204,11 +54,7 @@ fn every_outcome_is_classified_and_the_tree_is_untouched() {
         "missed and imprecise rows win: {}",
         text(&output)
     );
-    let expected: BTreeMap<String, String> = EXPECTED
-        .iter()
-        .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
-        .collect();
-    assert_eq!(outcomes(&report(dir.path())), expected);
+    assert_eq!(outcomes(&report(dir.path())), expected());
     let modes = by_id(&report(dir.path()), "mode");
     assert_eq!(
         modes["sign negative: bound shifted"], "switched",
@@ -246,15 +92,50 @@ fn every_outcome_is_classified_and_the_tree_is_untouched() {
 }
 
 #[test]
+fn a_stale_named_mutant_is_reported_once_with_every_row_naming_it() {
+    let dir = fixture();
+    std::fs::write(dir.path().join("mutants/named.json"), NAMED).expect("written");
+    let output = mutants(dir.path(), &["--row", "named: "]);
+    assert_eq!(output.status.code(), Some(5), "{}", text(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("stale     mutant lib:gone (`find` occurs 0 times in implementation/src/lib.rs; it must occur exactly once; fix the `find` of the mutant lib:gone in mutants/named.json, and the 2 rows naming it follow); 2 rows:\n          named: gone once\n          named: gone twice\n"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("lib:gone (").count(), 1, "{stderr}");
+    let report = report(dir.path());
+    let pairs = |p: [(&str, &str); 3]| p.map(|(a, b)| (a.to_owned(), b.to_owned())).into();
+    let ids = [
+        "named: gone once",
+        "named: gone twice",
+        "named: sign shifted",
+    ];
+    assert_eq!(
+        outcomes(&report),
+        pairs([(ids[0], "stale"), (ids[1], "stale"), (ids[2], "caught")])
+    );
+    assert_eq!(
+        by_id(&report, "mutant"),
+        pairs([
+            (ids[0], "lib:gone"),
+            (ids[1], "lib:gone"),
+            (ids[2], "lib:sign")
+        ])
+    );
+    let markdown =
+        std::fs::read_to_string(dir.path().join("reports/mutants/mutants.md")).expect("a report");
+    assert!(
+        markdown.contains("| `lib:gone` | `implementation/src/lib.rs` | 2: `named: gone once`, `named: gone twice` |\n"),
+        "{markdown}"
+    );
+}
+
+#[test]
 fn rebuilding_every_row_gives_the_same_outcomes() {
     let dir = fixture();
     let output = mutants(dir.path(), &["--no-switch"]);
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
-    let expected: BTreeMap<String, String> = EXPECTED
-        .iter()
-        .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
-        .collect();
-    assert_eq!(outcomes(&report(dir.path())), expected);
+    assert_eq!(outcomes(&report(dir.path())), expected());
     let report = report(dir.path());
     let modes: Vec<&str> = report["rows"]
         .as_array()
@@ -395,11 +276,7 @@ fn shards_split_the_rows_stably_and_merge_back() {
     let merged: Value =
         serde_json::from_str(&std::fs::read_to_string(into.join("mutants.json")).expect("merged"))
             .expect("JSON");
-    let expected: BTreeMap<String, String> = EXPECTED
-        .iter()
-        .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
-        .collect();
-    assert_eq!(outcomes(&merged), expected);
+    assert_eq!(outcomes(&merged), expected());
 }
 
 #[test]
@@ -428,6 +305,8 @@ fn changed_selects_added_rows_and_rows_whose_vectors_changed() {
         1,
     );
     std::fs::write(&rows, with_probe).expect("written");
+    let named = dir.path().join("mutants/named.json");
+    std::fs::write(&named, NAMED).expect("written");
     git(&["init", "-q"]);
     git(&["-c", "user.name=t", "-c", "user.email=t@t", "add", "."]);
     git(&[
@@ -478,15 +357,23 @@ fn changed_selects_added_rows_and_rows_whose_vectors_changed() {
     );
     std::fs::write(&rows, edited).expect("written");
     assert_eq!(list(dir.path()), ["sign negative: bound shifted"]);
-    // A changed implementation file selects every row of that file.
+    // An edited named mutant selects every row naming it, in whatever file.
     git(&["checkout", "-q", "--", "mutants/rows.json"]);
+    let edited = NAMED.replace(
+        "\"find\": \"no such text\", \"replace\": \"\"",
+        "\"find\": \"no such text\", \"replace\": \"x\"",
+    );
+    std::fs::write(&named, edited).expect("written");
+    assert_eq!(list(dir.path()), ["named: gone once", "named: gone twice"]);
+    // A changed implementation file selects every row of that file.
+    git(&["checkout", "-q", "--", "mutants/named.json"]);
     let lib = dir.path().join("implementation/src/lib.rs");
     std::fs::write(
         &lib,
         std::fs::read_to_string(&lib).expect("readable") + "\n// touched\n",
     )
     .expect("written");
-    assert_eq!(list(dir.path()).len(), 8);
+    assert_eq!(list(dir.path()).len(), 11);
 }
 
 #[test]
