@@ -432,3 +432,37 @@ fn scores_count_unsupported_vectors_apart() {
         "levels are out of the asked vectors: {md}"
     );
 }
+
+#[test]
+fn a_report_quoting_an_input_of_any_depth_reads_back_on_a_small_stack() {
+    let depth = 200_000;
+    let input = format!(
+        r#"{{"query": "q", "deep": {}1{}}}"#,
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    let text = format!(
+        r#"{{"tool": "web_search", "vectors": [{{"id": "deep", "input": {input}, "accept": {{"query": "q", "count": 8}}}}]}}"#
+    );
+    let vectors =
+        parse_vector_file(std::path::Path::new("web_search/deep.json"), &text).expect("valid");
+    let mut run = fixed_run();
+    run.records = vectors
+        .into_iter()
+        .map(|v| {
+            let answer = Answer::Verdict(validate_json(v.tool, &v.input));
+            Record::new(v, answer, Duration::ZERO, Level::Exact, &HashSet::new())
+        })
+        .collect();
+    let written = report(&run);
+    let text = written.to_text();
+    // Indented to its first levels only: linear in the depth.
+    assert!(text.len() < 3 * depth + 10_000, "{} bytes", text.len());
+    let read = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || Conformance::read(&text).map(|r| r == written))
+        .expect("a thread")
+        .join()
+        .expect("read on a small stack");
+    assert_eq!(read, Ok(true));
+}

@@ -39,7 +39,8 @@ impl Serialize for Embedded {
 
 impl<'de> Deserialize<'de> for Embedded {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Embedded, D::Error> {
-        serde_json::Value::deserialize(deserializer).map(|value| {
+        serde_json::Value::deserialize(deserializer).map(|mut value| {
+            crate::json::deep::restore(&mut value);
             let json = from_serde(&value);
             dismantle(value);
             Embedded(json)

@@ -10,6 +10,7 @@ use vvoc_reference::{Json, Tool};
 
 use crate::compare::Level;
 use crate::json::bridge::to_serde_lossy;
+use crate::json::deep::shallow;
 use crate::json::ser::{Embedded, to_json};
 use crate::outcome::{Outcome, Tally};
 use crate::scenario::compare::ScenarioLevel;
@@ -71,7 +72,8 @@ impl Conformance {
     /// `serde_json` has no other form for them, and no reader needs more.
     pub fn read(text: &str) -> Result<Conformance, String> {
         let json = Json::parse(text).map_err(|e| format!("the report is not JSON: {e}"))?;
-        let report: Conformance = serde_json::from_value(to_serde_lossy(&json).into_inner())
+        let value = to_serde_lossy(&json).into_inner();
+        let report: Conformance = shallow(value, serde_json::from_value)
             .map_err(|e| format!("the report is not a conformance report: {e}"))?;
         match report.format {
             FORMAT => Ok(report),
