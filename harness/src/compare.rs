@@ -361,7 +361,7 @@ mod tests {
                 };
                 let said = describe(&accept(&deep("1,2")), &accept(&deep("1,3")));
                 // The path is a one-line reason's quote, cut.
-                let at = crate::preview::quoted(&format!("a{}[1]", "[0]".repeat(depth - 1)));
+                let at = quoted(&format!("a{}[1]", "[0]".repeat(depth - 1)));
                 assert_eq!(
                     said,
                     format!("accepted, but the output differs at {at}: expected 2, received 3")

@@ -2,15 +2,16 @@
 //! execution of scenarios with one editing session per session id.
 
 use std::collections::HashMap;
-use std::io::{BufRead as _, BufReader, BufWriter, Read, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::sync::mpsc;
 
 use vvoc_reference::exec::{self, Session};
 use vvoc_reference::{JsString, Json, Tool, validate_json};
 
+use crate::peer::process::MAX_LINE;
 use crate::protocol::hello::Implementation;
 use crate::protocol::result::{CheckAnswer, PeerResult, StepAnswer};
-use crate::protocol::runner::{ToPeer, Unreadable};
+use crate::protocol::runner::{ToPeer, Unreadable, recover_seq};
 use crate::protocol::wire::Seq;
 use crate::scenario::model::Reply;
 
@@ -67,12 +68,23 @@ const BATCH: usize = 256;
 struct Lines {
     text: String,
     ends: Vec<usize>,
+    /// The lines that were not UTF-8 (each held in its lossy form): their index, and the byte
+    /// offset of the first invalid byte.
+    not_utf8: Vec<(usize, usize)>,
 }
 
 impl Lines {
     fn push(&mut self, line: &str) {
         self.text.push_str(line);
         self.ends.push(self.text.len());
+    }
+
+    /// The offset of the first invalid byte of line `index`, if it was not UTF-8.
+    fn not_utf8(&self, index: usize) -> Option<usize> {
+        self.not_utf8
+            .iter()
+            .find(|(i, _)| *i == index)
+            .map(|(_, offset)| *offset)
     }
 
     fn len(&self) -> usize {
@@ -107,18 +119,31 @@ fn read_lines(input: impl Read, parsers: &[mpsc::SyncSender<Lines>]) -> std::io:
             return Ok(());
         }
         bytes.clear();
-        if input.read_until(b'\n', &mut bytes)? == 0 {
+        let read = input
+            .by_ref()
+            .take(MAX_LINE)
+            .read_until(b'\n', &mut bytes)?;
+        if read == 0 {
             send(&mut batch);
             return Ok(());
         }
+        if read as u64 == MAX_LINE && bytes.last() != Some(&b'\n') {
+            // The runner's own cap: a longer line is no message; the rest of it is skipped.
+            eprintln!("conform peer: skipping a line longer than {MAX_LINE} bytes");
+            skip_line(&mut input)?;
+            continue;
+        }
         // Valid UTF-8, the usual case, is checked by the faster `from_utf8`.
-        let line = match std::str::from_utf8(&bytes) {
-            Ok(text) => std::borrow::Cow::Borrowed(text),
-            Err(_) => String::from_utf8_lossy(&bytes),
+        let (line, not_utf8) = match std::str::from_utf8(&bytes) {
+            Ok(text) => (std::borrow::Cow::Borrowed(text), None),
+            Err(error) => (String::from_utf8_lossy(&bytes), Some(error.valid_up_to())),
         };
         let line = line.trim_end_matches(['\n', '\r']);
         if line.trim().is_empty() {
             continue;
+        }
+        if let Some(offset) = not_utf8 {
+            batch.not_utf8.push((batch.len(), offset));
         }
         batch.push(line);
         // The reader stops at `bye`, which it must recognize without parsing every line: a `bye`
@@ -146,7 +171,17 @@ fn parse_batches(
 ) {
     for lines in batches {
         to_drop.try_iter().for_each(drop);
-        let messages = lines.iter().map(ToPeer::read).collect();
+        let messages = lines
+            .iter()
+            .enumerate()
+            .map(|(i, line)| match lines.not_utf8(i) {
+                None => ToPeer::read(line),
+                Some(offset) => Err(Unreadable::NotJson {
+                    error: format!("the line is not UTF-8 (an invalid byte at offset {offset})"),
+                    seq: recover_seq(line),
+                }),
+            })
+            .collect();
         if parsed.send(messages).is_err() {
             return;
         }
@@ -274,6 +309,26 @@ fn anchors_step(seq: Seq, path: &JsString) -> PeerResult<StepAnswer> {
     PeerResult { seq, answer }
 }
 
+/// Reads and drops the rest of a line, in the reader's own buffer.
+fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
+    loop {
+        let buffer = input.fill_buf()?;
+        if buffer.is_empty() {
+            return Ok(());
+        }
+        match buffer.iter().position(|&b| b == b'\n') {
+            Some(at) => {
+                input.consume(at + 1);
+                return Ok(());
+            }
+            None => {
+                let all = buffer.len();
+                input.consume(all);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::serve;
@@ -338,6 +393,30 @@ mod tests {
         assert!(
             out.starts_with("{\"type\":\"result\",\"seq\":9,\"error\":\"cannot read the check: "),
             "{out}"
+        );
+    }
+
+    #[test]
+    fn a_check_that_is_not_utf8_gets_an_error_naming_the_offset_of_its_first_invalid_byte() {
+        let out = answers(
+            b"{\"type\":\"check\",\"seq\":3,\"tool\":\"web_search\",\"input\":{\"query\":\"\xff\"}}\n",
+        );
+        assert_eq!(
+            out,
+            "{\"type\":\"result\",\"seq\":3,\"error\":\"cannot read the check: the line is not UTF-8 (an invalid byte at offset 62)\"}\n"
+        );
+    }
+
+    #[test]
+    fn a_line_over_the_cap_is_skipped_and_the_next_is_answered() {
+        let mut input =
+            vec![b'x'; usize::try_from(crate::peer::process::MAX_LINE).unwrap_or(usize::MAX) + 10];
+        input.extend_from_slice(b"\n{\"type\":\"hello\",\"protocol\":1}\n");
+        let out = answers(&input);
+        assert!(
+            out.starts_with("{\"type\":\"hello\",\"protocol\":1,"),
+            "{}",
+            &out[..out.len().min(200)]
         );
     }
 

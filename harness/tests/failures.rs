@@ -366,3 +366,64 @@ fn a_huge_value_is_quoted_cut_in_one_line_reasons_and_shown_cut_in_the_reports()
     let junit = read(&reports.join("junit.xml"));
     assert!(junit.len() < 60_000, "junit.xml has {} bytes", junit.len());
 }
+
+/// A peer in Python that greets as `web_search`'s and answers every check with `answer`, raw
+/// bytes included; `hello` replaces its hello when given.
+fn raw_peer(dir: &Path, hello: Option<&str>, answer: &str) -> String {
+    let script = format!(
+        r#"import sys
+out = sys.stdout.buffer
+for line in sys.stdin.buffer:
+    if b'"hello"' in line:
+        out.write({hello} + b"\n")
+    elif b'"check"' in line:
+        seq = line.split(b'"seq":')[1].split(b',')[0]
+        out.write(b'{{"type":"result","seq":' + seq + b',"error":"' + {answer} + b'"}}\n')
+    elif b'"bye"' in line:
+        break
+    out.flush()
+"#,
+        hello = hello.unwrap_or(
+            r#"b'{"type":"hello","protocol":1,"implementation":{"name":"raw","version":"0","language":"python"},"tools":["web_search"],"scenarios":[]}'"#
+        ),
+    );
+    let path = dir.join("raw_peer.py");
+    std::fs::write(&path, script).expect("the peer's script");
+    format!("python3 {}", path.display())
+}
+
+#[test]
+fn a_peer_line_that_is_not_utf8_is_a_protocol_error_naming_the_byte_offset() {
+    let dir = tempfile::tempdir().expect("a folder");
+    // Raw 0xFF where an implementation should have written U+FFFD.
+    let command = raw_peer(dir.path(), None, r#"b'\xff'"#);
+    let output = conform(&[
+        "run",
+        "--peer",
+        &command,
+        "--tool",
+        "web_search",
+        "--only",
+        "vectors",
+        "--filter",
+        "count",
+        "--max-restarts",
+        "1000",
+    ]);
+    let out = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{out}");
+    assert!(
+        out.contains("protocol error: a line that is not UTF-8 (an invalid byte at offset 34)"),
+        "{out}"
+    );
+    let hello = raw_peer(dir.path(), Some(r#"b'{"type":"hello","x":"\xfe"}'"#), "b''");
+    let output = conform(&["run", "--peer", &hello, "--tool", "web_search"]);
+    let out = text(&output);
+    assert_eq!(output.status.code(), Some(3), "{out}");
+    assert!(
+        out.contains(
+            "bad hello from the peer: a line that is not UTF-8 (an invalid byte at offset 21)"
+        ),
+        "{out}"
+    );
+}

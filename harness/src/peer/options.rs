@@ -176,6 +176,12 @@ impl<'o> Peers<'o> {
                     "the peer answered the hello with a line over {MAX_LINE} bytes"
                 )));
             }
+            Ok(Event::NotUtf8(offset)) => {
+                process.kill();
+                return Err(Unusable(format!(
+                    "bad hello from the peer: a line that is not UTF-8 (an invalid byte at offset {offset})"
+                )));
+            }
             Err(_) => {
                 process.kill();
                 return Err(Unusable(format!(

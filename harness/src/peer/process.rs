@@ -64,6 +64,8 @@ pub enum Event {
     Closed,
     /// The peer wrote a line longer than [`MAX_LINE`].
     TooLong,
+    /// The peer wrote a line that is not UTF-8: the byte offset of its first invalid byte.
+    NotUtf8(usize),
 }
 
 /// A running peer process.
@@ -227,10 +229,13 @@ fn spawn_reader(stdout: impl Read + Send + 'static) -> Receiver<Event> {
                     return;
                 }
                 Ok(_) => {
-                    let text = String::from_utf8_lossy(&line)
-                        .trim_end_matches(['\n', '\r'])
-                        .to_owned();
-                    if event_tx.send(Event::Line(text)).is_err() {
+                    // A line that is not UTF-8 is no message: a peer that writes raw bytes
+                    // where text belongs must not pass for one that wrote U+FFFD.
+                    let event = match String::from_utf8(std::mem::take(&mut line)) {
+                        Ok(text) => Event::Line(text.trim_end_matches(['\n', '\r']).to_owned()),
+                        Err(error) => Event::NotUtf8(error.utf8_error().valid_up_to()),
+                    };
+                    if event_tx.send(event).is_err() {
                         return;
                     }
                 }

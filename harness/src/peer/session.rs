@@ -106,7 +106,7 @@ impl<'p, 'o> PeerSession<'p, 'o> {
                     self.progress = Instant::now();
                     let answer = match answer {
                         CheckAnswer::Verdict(verdict) => Answer::Verdict(verdict),
-                        CheckAnswer::Error(text) => Answer::failed(Failure::Error(text)),
+                        CheckAnswer::Error(text) => Answer::Failed(Failure::Error(text)),
                     };
                     crate::progress::vector_done();
                     return Some(Next::Answer(tag, answer, sent.elapsed()));
@@ -118,7 +118,7 @@ impl<'p, 'o> PeerSession<'p, 'o> {
             Err(broke) => broke,
         };
         self.broken = true;
-        let answer = Answer::failed(broke);
+        let answer = Answer::Failed(broke);
         // The oldest outstanding check takes the blame; the others are sent again.
         let (tag, sent) = self.outstanding.remove(&oldest)?;
         crate::progress::vector_done();
@@ -188,6 +188,9 @@ impl<'p, 'o> PeerSession<'p, 'o> {
             }
             Ok(Event::TooLong) => Err(Failure::ProtocolError(format!(
                 "a line of more than {MAX_LINE} bytes"
+            ))),
+            Ok(Event::NotUtf8(offset)) => Err(Failure::ProtocolError(format!(
+                "a line that is not UTF-8 (an invalid byte at offset {offset})"
             ))),
             Err(_) => Err(Failure::Timeout),
         }

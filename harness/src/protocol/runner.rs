@@ -210,7 +210,7 @@ impl ToPeer<'_> {
 }
 
 /// The `seq` of a line that is not valid JSON, found by its text (`"seq": 12`).
-fn recover_seq(line: &str) -> Option<Seq> {
+pub(crate) fn recover_seq(line: &str) -> Option<Seq> {
     let after = &line[line.find("\"seq\"")? + 5..];
     let digits: String = after
         .trim_start()
