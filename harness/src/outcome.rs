@@ -13,39 +13,10 @@ use crate::compare::{Level, matches};
 pub enum Answer {
     /// A verdict.
     Verdict(Verdict),
-    /// The implementation said it could not evaluate the input.
-    Error(String),
-    /// No answer within the per-check timeout.
-    Timeout,
-    /// The implementation exited or closed its output before answering.
-    Crash(String),
-    /// The answer broke the protocol.
-    ProtocolError(String),
+    /// No verdict: how the implementation failed to answer.
+    Failed(Failure),
     /// The implementation does not implement the tool.
     Unsupported,
-}
-
-impl Answer {
-    /// The answer of a check that failed.
-    pub fn failed(failure: Failure) -> Answer {
-        match failure {
-            Failure::Error(text) => Answer::Error(text),
-            Failure::Timeout => Answer::Timeout,
-            Failure::Crash(text) => Answer::Crash(text),
-            Failure::ProtocolError(text) => Answer::ProtocolError(text),
-        }
-    }
-
-    /// How the check failed, if it did (a verdict and an unsupported tool are no failures).
-    pub fn failure(&self) -> Option<Failure> {
-        match self {
-            Answer::Error(text) => Some(Failure::Error(text.clone())),
-            Answer::Timeout => Some(Failure::Timeout),
-            Answer::Crash(text) => Some(Failure::Crash(text.clone())),
-            Answer::ProtocolError(text) => Some(Failure::ProtocolError(text.clone())),
-            Answer::Verdict(_) | Answer::Unsupported => None,
-        }
-    }
 }
 
 /// How an implementation failed to answer a request (a check, a scenario step): the one way
@@ -258,10 +229,7 @@ pub fn classify(expected: &Verdict, answer: &Answer, level: Level, known_failure
     match answer {
         Answer::Verdict(_) if passed => Outcome::Pass,
         Answer::Verdict(_) => Outcome::Fail,
-        Answer::Error(_) => Outcome::Error,
-        Answer::Timeout => Outcome::Timeout,
-        Answer::Crash(_) => Outcome::Crash,
-        Answer::ProtocolError(_) => Outcome::ProtocolError,
+        Answer::Failed(failure) => failure.outcome(),
         Answer::Unsupported => Outcome::Unsupported,
     }
 }
@@ -289,18 +257,17 @@ mod tests {
         let broken = failures.clone().map(|f| f.breaks_process());
         assert_eq!(broken, [false, true, true, true]);
         for failure in failures {
-            let answer = Answer::failed(failure.clone());
-            assert_eq!(
-                classify(&Verdict::Reject(Vec::new()), &answer, Level::Exact, false),
-                failure.outcome()
-            );
-            assert_eq!(answer.failure(), Some(failure.clone()));
+            let answer = Answer::Failed(failure.clone());
+            let refusal = Verdict::Reject(Vec::new());
+            let outcome = classify(&refusal, &answer, Level::Exact, false);
+            assert_eq!(outcome, failure.outcome());
+            let listed = classify(&refusal, &answer, Level::Exact, true);
+            assert_eq!(listed, Outcome::KnownFail);
             assert_eq!(
                 failure.without_text(),
                 failure.without_text().without_text()
             );
             assert_eq!(failure.without_text().outcome(), failure.outcome());
         }
-        assert_eq!(Answer::Unsupported.failure(), None);
     }
 }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use vvoc_harness::Level;
 use vvoc_harness::load::suite::parse_vector_file;
-use vvoc_harness::outcome::Answer;
+use vvoc_harness::outcome::{Answer, Failure};
 use vvoc_harness::protocol::hello::Implementation;
 use vvoc_harness::report::build::conformance;
 use vvoc_harness::report::conformance::{Conformance, Stopped, SuiteReport, Tested};
@@ -47,12 +47,14 @@ fn fixed_run() -> RunResult {
                 "fail" | "known-fail" => Answer::Verdict(Verdict::Accept(
                     Json::parse(r#"{"query":"q","count":0}"#).expect("JSON"),
                 )),
-                "error" => Answer::Error("cannot evaluate".to_owned()),
-                "timeout" => Answer::Timeout,
-                "crash" => Answer::Crash(
+                "error" => Answer::Failed(Failure::Error("cannot evaluate".to_owned())),
+                "timeout" => Answer::Failed(Failure::Timeout),
+                "crash" => Answer::Failed(Failure::Crash(
                     "the peer closed its output before answering (exit status: 1)".to_owned(),
-                ),
-                "protocol-error" => Answer::ProtocolError("not JSON: \"garbage\"".to_owned()),
+                )),
+                "protocol-error" => {
+                    Answer::Failed(Failure::ProtocolError("not JSON: \"garbage\"".to_owned()))
+                }
                 _ => Answer::Unsupported,
             };
             Record::new(v, answer, Duration::ZERO, Level::Exact, &known)

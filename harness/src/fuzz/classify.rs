@@ -196,9 +196,9 @@ fn member_kind(member: Member) -> Kind {
 /// The kind of a side's answer that is no verdict (the failure without its text: one class
 /// whatever each failure said).
 fn silent(answer: &Answer, failed: fn(Failure) -> Kind, unsupported: Kind) -> Kind {
-    match answer.failure() {
-        Some(failure) => failed(failure.without_text()),
-        None => unsupported,
+    match answer {
+        Answer::Failed(failure) => failed(failure.without_text()),
+        Answer::Verdict(_) | Answer::Unsupported => unsupported,
     }
 }
 
@@ -392,7 +392,7 @@ mod tests {
         let extra = accept(r#"{"workItemId":"a","typo":1}"#);
         let class = c.classify(Tool::WorkItemClose, &input, &a, &extra, Level::Exact);
         assert_eq!(class.map(|c| c.pattern), Some("?".to_owned()));
-        let crash = Answer::Crash("gone".to_owned());
+        let crash = Answer::Failed(Failure::Crash("gone".to_owned()));
         let class = c.classify(Tool::WebSearch, &input, &a, &crash, Level::Verdict);
         assert_eq!(
             class.map(|c| c.to_string()),

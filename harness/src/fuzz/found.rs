@@ -108,6 +108,7 @@ mod tests {
     use super::*;
     use crate::fuzz::class::Kind;
     use crate::fuzz::pair::Item;
+    use crate::outcome::Failure;
     use vvoc_reference::{Tool, Verdict};
 
     fn class(pattern: &str) -> Class {
@@ -128,8 +129,8 @@ mod tests {
                 input: input.clone(),
                 reference: Verdict::Accept(input),
             },
-            expected: Answer::Timeout,
-            received: Answer::Error(format!("input {index}")),
+            expected: Answer::Failed(Failure::Timeout),
+            received: Answer::Failed(Failure::Error(format!("input {index}"))),
         }
     }
 
@@ -141,7 +142,8 @@ mod tests {
         }
         let first = &found.classes[&class("count")];
         assert_eq!((first.count, first.index, found.findings), (3, 3, 3));
-        assert_eq!(first.received, Answer::Error("input 3".to_owned()));
+        let error = Failure::Error("input 3".to_owned());
+        assert_eq!(first.received, Answer::Failed(error));
     }
 
     #[test]

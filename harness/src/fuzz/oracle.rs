@@ -181,7 +181,7 @@ mod tests {
             index: 17,
             input: input.clone(),
             expected: Answer::Verdict(validate_json(Tool::WebSearch, &input)),
-            received: Answer::Crash("gone".to_owned()),
+            received: Answer::Failed(Failure::Crash("gone".to_owned())),
         };
         let give_up = |_: Unusable| {};
         let found = shrink_all(

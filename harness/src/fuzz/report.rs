@@ -10,7 +10,7 @@ use vvoc_reference::{Json, Object, Tool};
 
 use crate::compare::describe;
 use crate::fuzz::fuzzed::{Finding, Fuzzed};
-use crate::outcome::Answer;
+use crate::outcome::{Answer, Failure};
 use crate::protocol::hello::Implementation;
 
 /// How many units of an example the stdout table shows.
@@ -273,10 +273,10 @@ pub fn what(finding: &Finding) -> String {
 fn failure(answer: &Answer) -> String {
     match answer {
         Answer::Verdict(_) => "answered a verdict".to_owned(),
-        Answer::Error(text) => format!("answered error: {text}"),
-        Answer::Timeout => "did not answer in time".to_owned(),
-        Answer::Crash(text) => format!("crashed: {text}"),
-        Answer::ProtocolError(text) => format!("broke the protocol: {text}"),
+        Answer::Failed(Failure::Error(text)) => format!("answered error: {text}"),
+        Answer::Failed(Failure::Timeout) => "did not answer in time".to_owned(),
+        Answer::Failed(Failure::Crash(text)) => format!("crashed: {text}"),
+        Answer::Failed(Failure::ProtocolError(text)) => format!("broke the protocol: {text}"),
         Answer::Unsupported => "does not implement the tool".to_owned(),
     }
 }
@@ -286,10 +286,10 @@ fn answer(answer: &Answer) -> Json {
     let mut o = Object::new();
     match answer {
         Answer::Verdict(verdict) => return verdict.to_json(),
-        Answer::Error(text) => o.insert("error", Json::str(text)),
-        Answer::Timeout => o.insert("timeout", Json::Bool(true)),
-        Answer::Crash(text) => o.insert("crash", Json::str(text)),
-        Answer::ProtocolError(text) => o.insert("protocol_error", Json::str(text)),
+        Answer::Failed(Failure::Error(text)) => o.insert("error", Json::str(text)),
+        Answer::Failed(Failure::Timeout) => o.insert("timeout", Json::Bool(true)),
+        Answer::Failed(Failure::Crash(text)) => o.insert("crash", Json::str(text)),
+        Answer::Failed(Failure::ProtocolError(text)) => o.insert("protocol_error", Json::str(text)),
         Answer::Unsupported => o.insert("unsupported", Json::Bool(true)),
     }
     Json::Object(o)

@@ -131,8 +131,8 @@ impl Work<'_> {
     fn answer(&self, vector: usize, answer: Answer, duration: Duration) {
         // After an interrupt, a check whose peer was killed did not fail: it was not run.
         let killed = match &answer {
-            Answer::Verdict(_) | Answer::Error(_) | Answer::Unsupported => false,
-            Answer::Timeout | Answer::Crash(_) | Answer::ProtocolError(_) => true,
+            Answer::Failed(failure) => failure.breaks_process(),
+            Answer::Verdict(_) | Answer::Unsupported => false,
         };
         if killed && crate::progress::stopping() {
             return;

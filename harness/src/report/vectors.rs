@@ -2,7 +2,7 @@
 
 use crate::compare::{describe, strongest_match};
 use crate::json::ser::Embedded;
-use crate::outcome::{Answer, Outcome};
+use crate::outcome::{Answer, Failure, Outcome};
 use crate::preview::{QUOTED_CHARS, cut, quoted};
 use crate::report::conformance::{FIXED, Received, VectorDetail, VectorResult, milliseconds};
 use crate::run::result::{Record, RunResult};
@@ -14,12 +14,14 @@ pub(crate) fn what_happened(record: &Record) -> String {
         (Outcome::Fixed, _) => FIXED.to_owned(),
         (Outcome::Unsupported, _) => "the implementation does not implement this tool".to_owned(),
         (_, Answer::Verdict(received)) => describe(&record.vector.expected, received),
-        (_, Answer::Error(text)) => {
+        (_, Answer::Failed(Failure::Error(text))) => {
             format!("the implementation answered error: {}", quoted(text))
         }
-        (_, Answer::Timeout) => "no answer within the timeout; the peer was restarted".to_owned(),
-        (_, Answer::Crash(text)) => format!("{text}; the peer was restarted"),
-        (_, Answer::ProtocolError(text)) => {
+        (_, Answer::Failed(Failure::Timeout)) => {
+            "no answer within the timeout; the peer was restarted".to_owned()
+        }
+        (_, Answer::Failed(Failure::Crash(text))) => format!("{text}; the peer was restarted"),
+        (_, Answer::Failed(Failure::ProtocolError(text))) => {
             format!(
                 "protocol error: {}; the peer was restarted",
                 cut(text, 2 * QUOTED_CHARS)
@@ -43,11 +45,7 @@ fn result(record: &Record) -> VectorResult {
         received: received(&record.answer),
         passes_at: match &record.answer {
             Answer::Verdict(received) => strongest_match(&record.vector.expected, received),
-            Answer::Error(_)
-            | Answer::Timeout
-            | Answer::Crash(_)
-            | Answer::ProtocolError(_)
-            | Answer::Unsupported => None,
+            Answer::Failed(_) | Answer::Unsupported => None,
         },
     });
     VectorResult {
@@ -62,10 +60,10 @@ fn result(record: &Record) -> VectorResult {
 fn received(answer: &Answer) -> Received {
     match answer {
         Answer::Verdict(verdict) => Received::Verdict(Embedded(verdict.to_json())),
-        Answer::Error(text) => Received::Error(text.clone()),
-        Answer::Timeout => Received::Timeout(true),
-        Answer::Crash(text) => Received::Crash(text.clone()),
-        Answer::ProtocolError(text) => Received::ProtocolError(text.clone()),
+        Answer::Failed(Failure::Error(text)) => Received::Error(text.clone()),
+        Answer::Failed(Failure::Timeout) => Received::Timeout(true),
+        Answer::Failed(Failure::Crash(text)) => Received::Crash(text.clone()),
+        Answer::Failed(Failure::ProtocolError(text)) => Received::ProtocolError(text.clone()),
         Answer::Unsupported => Received::Unsupported(true),
     }
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::compare::describe;
-use crate::outcome::{Answer, Outcome};
+use crate::outcome::{Answer, Failure, Outcome};
 use crate::run::result::RunResult;
 use crate::scenario::compare::{ScenarioLevel, describe as describe_scenario};
 
@@ -124,9 +124,13 @@ impl KnownFailures {
             .map(|r| {
                 let reason = match &r.answer {
                     Answer::Verdict(received) => describe(&r.vector.expected, received),
-                    Answer::Error(text) => format!("the implementation answered error: {text}"),
-                    Answer::Timeout => "no answer within the timeout".to_owned(),
-                    Answer::Crash(text) | Answer::ProtocolError(text) => text.clone(),
+                    Answer::Failed(Failure::Error(text)) => {
+                        format!("the implementation answered error: {text}")
+                    }
+                    Answer::Failed(Failure::Timeout) => "no answer within the timeout".to_owned(),
+                    Answer::Failed(Failure::Crash(text) | Failure::ProtocolError(text)) => {
+                        text.clone()
+                    }
                     Answer::Unsupported => "the tool is not implemented".to_owned(),
                 };
                 (r.vector.name(), reason)

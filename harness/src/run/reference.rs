@@ -8,7 +8,7 @@ use vvoc_reference::validate_json;
 
 use crate::compare::Level;
 use crate::load::vector::Vector;
-use crate::outcome::Answer;
+use crate::outcome::{Answer, Failure};
 use crate::protocol::hello::Implementation;
 use crate::run::result::{Record, RunResult};
 
@@ -29,10 +29,10 @@ pub(crate) fn run_reference(
             let answer =
                 match std::panic::catch_unwind(|| validate_json(vector.tool, &vector.input)) {
                     Ok(verdict) => Answer::Verdict(verdict),
-                    Err(panic) => Answer::Crash(format!(
+                    Err(panic) => Answer::Failed(Failure::Crash(format!(
                         "the reference panicked: {}",
                         crate::panic::panic_message(&*panic)
-                    )),
+                    ))),
                 };
             crate::progress::vector_done();
             Record::new(vector, answer, began.elapsed(), level, known_failures)
