@@ -128,8 +128,9 @@ const SCENARIOS: &str = r#"{"tool": "str_replace_editor", "scenarios": [
 
 /// The fixed run of the vectors, with one scenario per outcome.
 fn fixed_run_with_scenarios() -> RunResult {
+    use vvoc_harness::outcome::Failure;
     use vvoc_harness::scenario::model::Reply;
-    use vvoc_harness::scenario::play::{Fault, ScenarioAnswer};
+    use vvoc_harness::scenario::play::ScenarioAnswer;
     use vvoc_harness::scenario::records::ScenarioRecord;
     use vvoc_harness::scenario::tree::Entry;
     let mut run = fixed_run();
@@ -180,10 +181,10 @@ fn fixed_run_with_scenarios() -> RunResult {
                     replies: vec![out("ok")],
                     after,
                 },
-                "s-error" => stopped(0, Fault::Error("cannot run {root}".to_owned())),
-                "s-timeout" => stopped(1, Fault::Timeout),
-                "s-crash" => stopped(0, Fault::Crash("the peer closed its output before answering (exit status: 1)".to_owned())),
-                "s-protocol-error" => stopped(0, Fault::ProtocolError("a verdict answers no exec".to_owned())),
+                "s-error" => stopped(0, Failure::Error("cannot run {root}".to_owned())),
+                "s-timeout" => stopped(1, Failure::Timeout),
+                "s-crash" => stopped(0, Failure::Crash("the peer closed its output before answering (exit status: 1)".to_owned())),
+                "s-protocol-error" => stopped(0, Failure::ProtocolError("a verdict answers no exec".to_owned())),
                 "s-runner" => ScenarioAnswer::Runner("step 1 (steps[0], write): cannot write \"gone.txt\": gone.txt does not exist, so it cannot be deleted".to_owned()),
                 _ => ScenarioAnswer::Ran {
                     replies: vec![out("not ok")],

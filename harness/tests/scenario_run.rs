@@ -7,9 +7,10 @@ use std::time::{Duration, SystemTime};
 
 use vvoc_harness::Outcome;
 use vvoc_harness::load::suite::parse_suite_file;
+use vvoc_harness::outcome::Failure;
 use vvoc_harness::scenario::compare::{ScenarioLevel, classify, describe, explain, passes, plain};
 use vvoc_harness::scenario::model::{Reply, Scenario};
-use vvoc_harness::scenario::play::{Executor, Fault, ScenarioAnswer, play, play_reference};
+use vvoc_harness::scenario::play::{Executor, ScenarioAnswer, play, play_reference};
 use vvoc_harness::scenario::scratch::{PATH_LEN, Scratch};
 use vvoc_harness::scenario::tree::Entry;
 use vvoc_reference::{JsString, Json, Tool};
@@ -33,7 +34,7 @@ struct Spy {
 }
 
 impl Executor for Spy {
-    fn exec(&mut self, _tool: Tool, input: &Json) -> Result<Reply, Fault> {
+    fn exec(&mut self, _tool: Tool, input: &Json) -> Result<Reply, Failure> {
         let path = input
             .as_object()
             .and_then(|o| o.get("path"))
@@ -55,8 +56,8 @@ impl Executor for Spy {
         ))))
     }
 
-    fn anchors(&mut self, _path: &JsString) -> Result<Reply, Fault> {
-        Err(Fault::Error("no anchors here".to_owned()))
+    fn anchors(&mut self, _path: &JsString) -> Result<Reply, Failure> {
+        Err(Failure::Error("no anchors here".to_owned()))
     }
 
     fn end(&mut self) {
@@ -242,7 +243,7 @@ fn effect_compares_kinds_and_error_texts_exact_compares_every_unit() {
     let stopped = ScenarioAnswer::Stopped {
         replies: vec![],
         step: 0,
-        fault: Fault::Timeout,
+        fault: Failure::Timeout,
     };
     assert_eq!(
         classify(&scenario, &stopped, ScenarioLevel::Exact, false),

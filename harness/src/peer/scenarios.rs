@@ -11,10 +11,11 @@ use std::time::{Duration, Instant};
 use vvoc_reference::{JsString, Json, Tool};
 
 use crate::compare::Level;
+use crate::outcome::Failure;
 use crate::peer::options::{PeerOptions, Peers, Unusable};
 use crate::peer::session::{PeerSession, Step};
 use crate::scenario::model::{Reply, Scenario};
-use crate::scenario::play::{Executor, Fault, play};
+use crate::scenario::play::{Executor, play};
 use crate::scenario::records::ScenarioRecord;
 
 /// Why a scenario run went wrong as a whole.
@@ -127,11 +128,11 @@ impl Work<'_> {
 struct Steps<'s, 'p, 'o>(&'s mut PeerSession<'p, 'o>, &'s str);
 
 impl Executor for Steps<'_, '_, '_> {
-    fn exec(&mut self, tool: Tool, input: &Json) -> Result<Reply, Fault> {
+    fn exec(&mut self, tool: Tool, input: &Json) -> Result<Reply, Failure> {
         self.0.step(self.1, Step::Exec(tool, input))
     }
 
-    fn anchors(&mut self, path: &JsString) -> Result<Reply, Fault> {
+    fn anchors(&mut self, path: &JsString) -> Result<Reply, Failure> {
         self.0.step(self.1, Step::Anchors(path))
     }
 

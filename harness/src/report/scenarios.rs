@@ -2,7 +2,7 @@
 //! tool, with the pass count at `effect` and `exact`; deterministic apart from durations.
 
 use crate::json::ser::Embedded;
-use crate::outcome::Outcome;
+use crate::outcome::{Failure, Outcome};
 use crate::report::conformance::{
     Change as ChangeKind, Compared, DirectoryChange, FIXED, Observed, ScenarioDetail,
     ScenarioResult, ScenarioSection, ScenarioTotals, StepCameTo, StepReport, ToolId, milliseconds,
@@ -12,7 +12,7 @@ use crate::scenario::compare::{
     ScenarioLevel, describe, differing_steps, expected_reply, explain, plain,
 };
 use crate::scenario::model::{Reply, Scenario, Step};
-use crate::scenario::play::{Fault, ScenarioAnswer};
+use crate::scenario::play::ScenarioAnswer;
 use crate::scenario::records::ScenarioRecord;
 use crate::scenario::tree::{Change, differences};
 
@@ -130,10 +130,10 @@ fn sides(
         }
         ScenarioAnswer::Stopped { step, fault, .. } => {
             let came_to = match fault {
-                Fault::Error(text) => StepCameTo::Error(text.clone()),
-                Fault::Timeout => StepCameTo::Timeout(true),
-                Fault::Crash(text) => StepCameTo::Crash(text.clone()),
-                Fault::ProtocolError(text) => StepCameTo::ProtocolError(text.clone()),
+                Failure::Error(text) => StepCameTo::Error(text.clone()),
+                Failure::Timeout => StepCameTo::Timeout(true),
+                Failure::Crash(text) => StepCameTo::Crash(text.clone()),
+                Failure::ProtocolError(text) => StepCameTo::ProtocolError(text.clone()),
             };
             let received = StepReport {
                 step: step + 1,

@@ -5,10 +5,10 @@ use std::fmt;
 use std::fmt::Write as _;
 
 use crate::compare::Level;
-use crate::outcome::{Outcome, listed};
+use crate::outcome::{Failure, Outcome, listed};
 use crate::preview::{self, QUOTED_CHARS, cut};
 use crate::scenario::model::{Reply, Scenario, Step};
-use crate::scenario::play::{Fault, ScenarioAnswer};
+use crate::scenario::play::ScenarioAnswer;
 use crate::scenario::tree::{Change, differences, render, summarize};
 
 /// How much of a scenario must match, weakest first.
@@ -135,12 +135,7 @@ pub fn classify(
     match answer {
         ScenarioAnswer::Ran { .. } if passed => Outcome::Pass,
         ScenarioAnswer::Ran { .. } | ScenarioAnswer::Runner(_) => Outcome::Fail,
-        ScenarioAnswer::Stopped { fault, .. } => match fault {
-            Fault::Error(_) => Outcome::Error,
-            Fault::Timeout => Outcome::Timeout,
-            Fault::Crash(_) => Outcome::Crash,
-            Fault::ProtocolError(_) => Outcome::ProtocolError,
-        },
+        ScenarioAnswer::Stopped { fault, .. } => fault.outcome(),
         ScenarioAnswer::Unsupported => Outcome::Unsupported,
     }
 }
@@ -201,16 +196,16 @@ pub fn describe(scenario: &Scenario, answer: &ScenarioAnswer, level: ScenarioLev
     }
 }
 
-/// What a fault means, in words.
-pub(crate) fn fault_text(fault: &Fault) -> String {
+/// What a failed step means, in words.
+pub(crate) fn fault_text(fault: &Failure) -> String {
     match fault {
-        Fault::Error(text) => format!(
+        Failure::Error(text) => format!(
             "the implementation answered error: {}",
             preview::quoted(text)
         ),
-        Fault::Timeout => "no answer within the timeout".to_owned(),
-        Fault::Crash(text) => text.clone(),
-        Fault::ProtocolError(text) => format!("protocol error: {}", cut(text, 2 * QUOTED_CHARS)),
+        Failure::Timeout => "no answer within the timeout".to_owned(),
+        Failure::Crash(text) => text.clone(),
+        Failure::ProtocolError(text) => format!("protocol error: {}", cut(text, 2 * QUOTED_CHARS)),
     }
 }
 

@@ -7,14 +7,11 @@ use std::path::Path;
 use vvoc_reference::exec::{self, Outcome as ExecOutcome};
 use vvoc_reference::{JsString, Json, Tool};
 
+use crate::outcome::Failure;
 use crate::scenario::model::{Reply, Scenario, Step};
 use crate::scenario::paths::{substitute, substitute_json, unsubstitute};
 use crate::scenario::scratch::Scratch;
 use crate::scenario::tree::{Tree, read_tree, write_entry};
-
-/// Why a step got no tool outcome: the `Failure` of `outcome.rs`, as a check's is (the name
-/// scenario code has always used).
-pub use crate::outcome::Failure as Fault;
 
 /// What a scenario got.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,7 +30,7 @@ pub enum ScenarioAnswer {
         /// The step.
         step: usize,
         /// What went wrong.
-        fault: Fault,
+        fault: Failure,
     },
     /// The runner could not carry the scenario out (its directory, a `write` step).
     Runner(String),
@@ -44,9 +41,9 @@ pub enum ScenarioAnswer {
 /// Something that runs the steps of one scenario, which is one editing session.
 pub trait Executor {
     /// One call of `tool` with `input` (`{root}` already substituted).
-    fn exec(&mut self, tool: Tool, input: &Json) -> Result<Reply, Fault>;
+    fn exec(&mut self, tool: Tool, input: &Json) -> Result<Reply, Failure>;
     /// The anchored view of the file at the absolute `path`.
-    fn anchors(&mut self, path: &JsString) -> Result<Reply, Fault>;
+    fn anchors(&mut self, path: &JsString) -> Result<Reply, Failure>;
     /// The scenario is over: its session may be forgotten.
     fn end(&mut self);
 }
@@ -105,13 +102,13 @@ pub fn play(scenario: &Scenario, parent: &Path, executor: &mut dyn Executor) -> 
     }
 }
 
-fn unsubstitute_fault(fault: Fault, root: &str) -> Fault {
+fn unsubstitute_fault(fault: Failure, root: &str) -> Failure {
     let clean = |text: String| text.replace(root, crate::scenario::paths::ROOT);
     match fault {
-        Fault::Error(text) => Fault::Error(clean(text)),
-        Fault::Timeout => Fault::Timeout,
-        Fault::Crash(text) => Fault::Crash(clean(text)),
-        Fault::ProtocolError(text) => Fault::ProtocolError(clean(text)),
+        Failure::Error(text) => Failure::Error(clean(text)),
+        Failure::Timeout => Failure::Timeout,
+        Failure::Crash(text) => Failure::Crash(clean(text)),
+        Failure::ProtocolError(text) => Failure::ProtocolError(clean(text)),
     }
 }
 
@@ -129,28 +126,28 @@ impl InProcess {
 }
 
 impl Executor for InProcess {
-    fn exec(&mut self, tool: Tool, input: &Json) -> Result<Reply, Fault> {
+    fn exec(&mut self, tool: Tool, input: &Json) -> Result<Reply, Failure> {
         let session = &mut self.session;
         // A panicking reference (a bug, or a mutant) fails its scenario, not the whole run.
         match std::panic::catch_unwind(AssertUnwindSafe(|| exec::execute(tool, input, session))) {
             Ok(Ok(ExecOutcome::Output(text))) => Ok(Reply::Output(text)),
             Ok(Ok(ExecOutcome::Throws(text))) => Ok(Reply::Throws(text)),
-            Ok(Err(not_executed)) => Err(Fault::Error(not_executed.to_string())),
-            Err(panic) => Err(Fault::Crash(format!(
+            Ok(Err(not_executed)) => Err(Failure::Error(not_executed.to_string())),
+            Err(panic) => Err(Failure::Crash(format!(
                 "the reference panicked: {}",
                 crate::panic::panic_message(&*panic)
             ))),
         }
     }
 
-    fn anchors(&mut self, path: &JsString) -> Result<Reply, Fault> {
+    fn anchors(&mut self, path: &JsString) -> Result<Reply, Failure> {
         let Some(path) = path.to_str() else {
-            return Err(Fault::Error("the path holds a lone surrogate".to_owned()));
+            return Err(Failure::Error("the path holds a lone surrogate".to_owned()));
         };
         match std::panic::catch_unwind(|| exec::anchors(Path::new(&path))) {
             Ok(Ok(view)) => Ok(Reply::Output(view)),
-            Ok(Err(error)) => Err(Fault::Error(error.to_string())),
-            Err(panic) => Err(Fault::Crash(format!(
+            Ok(Err(error)) => Err(Failure::Error(error.to_string())),
+            Err(panic) => Err(Failure::Crash(format!(
                 "the reference panicked: {}",
                 crate::panic::panic_message(&*panic)
             ))),
