@@ -438,6 +438,31 @@ fn an_interrupted_run_leaves_the_tree_unchanged_and_no_process_behind() {
     );
 }
 
+#[test]
+fn a_run_after_one_interrupted_in_a_mutated_build_starts_from_a_clean_target() {
+    let dir = fixture();
+    // What an interrupt during the switched build leaves: the mark, and artifacts of the mutant.
+    let worker = dir.path().join("target/mutants/worker-0");
+    std::fs::write(worker.join("mutating"), "").expect("marked");
+    let leftover = worker.join("target/mutants/leftover-of-a-mutant");
+    std::fs::write(&leftover, "").expect("written");
+    let output = mutants(dir.path(), &["--row", "sign negative"]);
+    let said = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{said}");
+    assert!(
+        said.contains("worker-0/target: removed, since an earlier run was interrupted"),
+        "the run says it rebuilds from scratch: {said}"
+    );
+    assert!(!leftover.exists(), "the old target directory is gone");
+    assert!(!worker.join("mutating").exists(), "the run clears the mark");
+    let again = mutants(dir.path(), &["--row", "sign negative"]);
+    assert!(
+        !text(&again).contains("removed, since"),
+        "a run after a whole run keeps its target warm: {}",
+        text(&again)
+    );
+}
+
 /// Whether some process's command line or working directory mentions `marker`.
 fn process_running(marker: &str) -> bool {
     processes().any(|process| process.cmdline.contains(marker) || process.cwd.contains(marker))

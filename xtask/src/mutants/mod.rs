@@ -141,6 +141,7 @@ pub fn run(options: &Options) -> Result<u8> {
     let rebuilt = Rebuilt::new(&workspace, &baseline);
     let workers = rebuilt.workers(jobs, left.len());
     results.extend(execute(&rebuilt, workers, left, &progress)?);
+    scratch::clear_marks(&workspace.scratch())?;
     progress.finish();
     results.sort_by(|a, b| a.row.id.cmp(&b.row.id));
     let report = Report::new(&results, Some(baseline.run_time));

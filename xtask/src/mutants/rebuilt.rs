@@ -70,6 +70,7 @@ impl Executor for Rebuilt<'_> {
         mutant: &Mutant,
     ) -> Result<MutantResult> {
         let original = scratch.read(&mutant.file)?;
+        scratch.mark_mutating()?;
         scratch.write(
             &mutant.file,
             &original.replacen(&mutant.find, &mutant.replace, 1),

@@ -186,6 +186,7 @@ impl Rounds<'_> {
     /// back to its text), the switch module in the library root; each file as rendered.
     fn write(&self, candidates: &[Candidate]) -> Result<BTreeMap<&str, Rendered>> {
         let mut rendered = BTreeMap::new();
+        self.scratch.mark_mutating()?;
         for (file, text) in self.files {
             let regions: Vec<(u32, &Region)> = candidates
                 .iter()

@@ -10,6 +10,12 @@ use walkdir::WalkDir;
 
 use super::workspace::NOT_COPIED;
 
+/// The file a worker's folder holds while its copy is mutated: written before a mutant is written
+/// into the copy, removed when a run has put every file back. Found by the next run, it means a
+/// run was interrupted with a mutated build under way, whose artifacts the next build may link
+/// against; that run removes the folder's target directory first.
+pub const MUTATING: &str = "mutating";
+
 /// A worker's copy: `<base>/tree` holds the sources, `<base>/target` the build.
 #[derive(Clone, Debug)]
 pub struct Scratch {
@@ -25,6 +31,24 @@ impl Scratch {
     pub fn sync(root: &Path, base: &Path) -> Result<Scratch> {
         let tree = base.join("tree");
         let target = base.join("target");
+        let mark = base.join(MUTATING);
+        if mark.is_file() {
+            if target.is_dir() {
+                fs::remove_dir_all(&target).with_context(|| {
+                    format!(
+                        "cannot remove {}, left by an interrupted run; remove it by hand",
+                        target.display()
+                    )
+                })?;
+            }
+            fs::remove_file(&mark).with_context(|| format!("cannot remove {}", mark.display()))?;
+            eprintln!(
+                "{}: removed, since an earlier run was interrupted while a mutant was built there \
+                 ({} was left); it is built again from scratch",
+                target.display(),
+                mark.display()
+            );
+        }
         fs::create_dir_all(&tree).with_context(|| format!("cannot create {}", tree.display()))?;
         let mut wanted = BTreeSet::new();
         for relative in files(root)? {
@@ -56,6 +80,31 @@ impl Scratch {
         base.join("target").is_dir()
     }
 
+    /// Marks the copy as mutated (see [`MUTATING`]); call before writing a mutant into it.
+    pub fn mark_mutating(&self) -> Result<()> {
+        let mark = self.mark();
+        fs::write(
+            &mark,
+            "a mutant is written in tree/; the next run removes target/ unless this run ends\n",
+        )
+        .with_context(|| format!("cannot write {}", mark.display()))
+    }
+
+    /// Takes the mark away once every file of the copy is back to its original text.
+    pub fn clear_mark(&self) -> Result<()> {
+        let mark = self.mark();
+        match fs::remove_file(&mark) {
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
+                Err(error).with_context(|| format!("cannot remove {}", mark.display()))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn mark(&self) -> PathBuf {
+        self.tree.parent().unwrap_or(&self.tree).join(MUTATING)
+    }
+
     /// Replaces the text of a file of the copy.
     pub fn write(&self, file: &str, text: &str) -> Result<()> {
         let path = self.tree.join(file);
@@ -67,6 +116,21 @@ impl Scratch {
         let path = self.tree.join(file);
         fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))
     }
+}
+
+/// Takes the mark of [`MUTATING`] from every worker's folder under `scratch`, once the run has put
+/// every copy's files back.
+pub fn clear_marks(scratch: &Path) -> Result<()> {
+    let Ok(entries) = fs::read_dir(scratch) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let mark = entry.path().join(MUTATING);
+        if mark.is_file() {
+            fs::remove_file(&mark).with_context(|| format!("cannot remove {}", mark.display()))?;
+        }
+    }
+    Ok(())
 }
 
 /// Every regular file under `root`, relative to it and sorted, skipping the top-level folders
