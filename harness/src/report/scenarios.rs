@@ -70,17 +70,9 @@ fn detail(record: &ScenarioRecord, level: ScenarioLevel) -> ScenarioDetail {
         Some(Observed::After { .. } | Observed::Runner { .. } | Observed::Unsupported { .. })
         | None => None,
     };
-    let explanation = match record.outcome {
-        Outcome::Fixed => format!("{}: {FIXED}\n", scenario.name()),
-        Outcome::Pass
-        | Outcome::Fail
-        | Outcome::Error
-        | Outcome::Timeout
-        | Outcome::Crash
-        | Outcome::ProtocolError
-        | Outcome::Unsupported
-        | Outcome::KnownFail => plain(&explain(scenario, answer, level)),
-    };
+    let explanation = unless_fixed(record, format!("{}: {FIXED}\n", scenario.name()), || {
+        plain(&explain(scenario, answer, level))
+    });
     ScenarioDetail {
         what: what(record, level),
         explanation,
@@ -178,8 +170,16 @@ fn directory(scenario: &Scenario, answer: &ScenarioAnswer) -> Option<Vec<Directo
 
 /// One line on what happened to a scenario.
 pub(crate) fn what(record: &ScenarioRecord, level: ScenarioLevel) -> String {
+    unless_fixed(record, FIXED.to_owned(), || {
+        describe(&record.scenario, &record.answer, level)
+    })
+}
+
+/// `fixed` for a listed known failure that passes (its answer is no failure to tell), else what
+/// `told` tells of the answer.
+fn unless_fixed(record: &ScenarioRecord, fixed: String, told: impl FnOnce() -> String) -> String {
     match record.outcome {
-        Outcome::Fixed => FIXED.to_owned(),
+        Outcome::Fixed => fixed,
         Outcome::Pass
         | Outcome::Fail
         | Outcome::Error
@@ -187,7 +187,7 @@ pub(crate) fn what(record: &ScenarioRecord, level: ScenarioLevel) -> String {
         | Outcome::Crash
         | Outcome::ProtocolError
         | Outcome::Unsupported
-        | Outcome::KnownFail => describe(&record.scenario, &record.answer, level),
+        | Outcome::KnownFail => told(),
     }
 }
 
