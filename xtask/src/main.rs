@@ -105,8 +105,16 @@ enum MutantsCommand {
 }
 
 fn main() -> ExitCode {
-    vvoc_harness::peer::child::kill_children_on_interrupt();
-    match run(Cli::parse()) {
+    let cli = Cli::parse();
+    if matches!(cli.command, Command::Mutants(_)) {
+        // Its own handler: the suites it runs are asked to stop, and a partial report written.
+        if let Err(error) = xtask::mutants::interrupt::install() {
+            eprintln!("warning: cannot handle interrupts ({error}); an interrupt kills the run");
+        }
+    } else {
+        vvoc_harness::peer::child::kill_children_on_interrupt();
+    }
+    match run(cli) {
         Ok(code) => code,
         Err(error) => {
             eprintln!("error: {error:#}");

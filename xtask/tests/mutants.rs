@@ -393,7 +393,7 @@ fn an_interrupted_run_leaves_the_tree_unchanged_and_no_process_behind() {
             "--row",
             "never returns",
         ])
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("xtask starts");
@@ -423,6 +423,23 @@ fn an_interrupted_run_leaves_the_tree_unchanged_and_no_process_behind() {
         "the interrupt ended the run at once"
     );
     assert_eq!(exit.code(), Some(130), "an interrupted run exits 130");
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().expect("stdout"), &mut said)
+        .expect("stdout read");
+    assert!(
+        said.contains("interrupted: 0 rows done (0 caught, 0 missed, 0 other), 1 not run"),
+        "the run says what ran: {said}"
+    );
+    let partial = report(dir.path());
+    assert_eq!(partial["partial"], true, "the report says it is partial");
+    assert_eq!(partial["not_run"], 1);
+    assert!(said.contains("PARTIAL mutation-rows interrupted"), "{said}");
+    assert!(
+        dir.path()
+            .join("target/mutants/worker-0/mutating")
+            .is_file(),
+        "the switched copy is marked for the next run"
+    );
     let ended = Instant::now();
     while process_running(&root) {
         assert!(
@@ -436,6 +453,14 @@ fn an_interrupted_run_leaves_the_tree_unchanged_and_no_process_behind() {
         before,
         "the working tree is byte for byte unchanged"
     );
+    let next = mutants(dir.path(), &["--row", "sign negative"]);
+    assert_eq!(
+        next.status.code(),
+        Some(0),
+        "the next run recovers: {}",
+        text(&next)
+    );
+    assert!(text(&next).contains("worker-0/target: removed, since an earlier run was interrupted"));
 }
 
 #[test]

@@ -117,6 +117,8 @@ mod tests {
         let report = Report {
             format: 1,
             baseline_seconds: None,
+            partial: false,
+            not_run: 0,
             totals: crate::mutants::report::Totals::of([RowOutcome::Stale; 3]),
             rows: vec![
                 entry("r: one", Some("lib:x"), RowOutcome::Stale),
@@ -132,6 +134,39 @@ mod tests {
         assert!(
             text.contains("| mutant | file | rows |\n| --- | --- | --- |\n| `lib:x` | `a.rs` | 2: `r: one`, `s: two` |\n\n## Caught"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn a_partial_report_says_so_in_its_verdict_its_json_and_a_merge() {
+        let whole = Report {
+            format: 1,
+            baseline_seconds: None,
+            partial: false,
+            not_run: 0,
+            totals: crate::mutants::report::Totals::of([RowOutcome::Caught]),
+            rows: vec![entry("r: one", None, RowOutcome::Caught)],
+        };
+        assert!(!whole.to_text().expect("JSON").contains("partial"));
+        assert_eq!(whole.exit_code(), 0);
+        let partial = whole.clone().interrupted(4);
+        assert_eq!(
+            partial.summary_line(),
+            "PARTIAL mutation-rows interrupted: 1 rows checked, 0 problems; 0 retired; 4 rows not \
+             run (run them again for a verdict)"
+        );
+        assert!(markdown(&partial).contains("PARTIAL mutation-rows interrupted"));
+        let json: serde_json::Value =
+            serde_json::from_str(&partial.to_text().expect("JSON")).expect("JSON");
+        assert_eq!(
+            (json["partial"].clone(), json["not_run"].clone()),
+            (true.into(), 4.into())
+        );
+        assert_eq!(partial.exit_code(), 130, "a partial report never passes");
+        let merged = crate::mutants::report::merge(&[whole, partial]).expect("merged");
+        assert!(
+            merged.partial && merged.not_run == 4,
+            "a merge keeps it partial"
         );
     }
 }

@@ -13,6 +13,7 @@ pub mod baseline;
 pub mod change;
 pub mod coverage;
 pub mod execute;
+pub mod interrupt;
 pub mod markdown;
 pub mod named;
 pub mod outcome;
@@ -120,36 +121,66 @@ pub fn run(options: &Options) -> Result<u8> {
     }
     let started = Instant::now();
     let workspace = Workspace::new(&options.root);
-    let baseline = match baseline::run(&workspace, options)? {
-        Ok(baseline) => baseline,
-        Err(code) => return Ok(code),
+    let baseline = match baseline::run(&workspace, options) {
+        Ok(Ok(baseline)) => baseline,
+        Ok(Err(code)) => return Ok(code),
+        Err(error) if interrupt::is(&error) => {
+            eprintln!(
+                "\ninterrupted during the baseline: no row ran; {} is kept as it was",
+                options.report.display()
+            );
+            interrupt::end();
+            return Ok(exit::INTERRUPTED);
+        }
+        Err(error) => return Err(error),
     };
     let jobs = options.jobs.max(1);
+    let selected = plan.selected.len();
     let progress = Progress::new(plan.rows_to_run(), jobs);
     let mut results = plan.not_run;
-    let mut left = plan.mutants;
-    if options.switch {
-        let switching = switched::build(&workspace, &baseline, left, &options.report)?;
-        results.extend(execute(
-            &switching.run,
-            jobs,
-            switching.switched,
-            &progress,
-        )?);
-        left = switching.rest;
-    }
-    let rebuilt = Rebuilt::new(&workspace, &baseline);
-    let workers = rebuilt.workers(jobs, left.len());
-    results.extend(execute(&rebuilt, workers, left, &progress)?);
-    scratch::clear_marks(&workspace.scratch())?;
+    let phases = (|| -> Result<()> {
+        let mut left = plan.mutants;
+        if options.switch {
+            let switching = switched::build(&workspace, &baseline, left, &options.report)?;
+            results.extend(execute(
+                &switching.run,
+                jobs,
+                switching.switched,
+                &progress,
+            )?);
+            left = switching.rest;
+        }
+        if interrupt::stopping() {
+            return Err(interrupt::Interrupted.into());
+        }
+        let rebuilt = Rebuilt::new(&workspace, &baseline);
+        let workers = rebuilt.workers(jobs, left.len());
+        results.extend(execute(&rebuilt, workers, left, &progress)?);
+        if interrupt::stopping() {
+            return Err(interrupt::Interrupted.into());
+        }
+        scratch::clear_marks(&workspace.scratch())
+    })();
+    let interrupted = match phases {
+        Ok(()) => false,
+        Err(error) if interrupt::is(&error) => true,
+        Err(error) => return Err(error),
+    };
     progress.finish();
     results.sort_by(|a, b| a.row.id.cmp(&b.row.id));
-    let report = Report::new(&results, Some(baseline.run_time));
+    let mut report = Report::new(&results, Some(baseline.run_time));
+    if interrupted {
+        report = report.interrupted(selected.saturating_sub(results.len()));
+    }
     report::write(&options.report, &report, &results)?;
     for line in stale::problem_lines(&results) {
         eprintln!("{line}");
     }
     println!("{}", report.summary_line());
+    if interrupted {
+        println!("{}", interrupted_line(&report));
+        interrupt::end();
+    }
     println!(
         "{} rows in {:.1} s (report: {})",
         results.len(),
@@ -157,6 +188,20 @@ pub fn run(options: &Options) -> Result<u8> {
         options.report.join("mutants.md").display()
     );
     Ok(report.exit_code())
+}
+
+/// What an interrupted run did, in one line: rows done, caught, missed, not run.
+fn interrupted_line(report: &Report) -> String {
+    use outcome::RowOutcome;
+    let done = report.rows.len();
+    let caught = report.totals.get(RowOutcome::Caught);
+    let missed = report.totals.get(RowOutcome::Missed);
+    let other = done - caught - missed;
+    format!(
+        "interrupted: {done} rows done ({caught} caught, {missed} missed, {other} other), {} not \
+         run; the report says it is partial (\"partial\": true); run again for a whole verdict",
+        report.not_run
+    )
 }
 
 /// Reads a `mutants.json`.

@@ -199,6 +199,8 @@ pub mod exit {
     pub const BASELINE: u8 = 4;
     /// Stale rows.
     pub const STALE: u8 = 5;
+    /// The run was interrupted (SIGINT or SIGTERM), as a shell reports an interrupted command.
+    pub const INTERRUPTED: u8 = 130;
 }
 
 /// The exit code of a finished run: the most serious problem wins, in this order: rows that

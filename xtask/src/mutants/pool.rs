@@ -13,7 +13,8 @@ const STACK: usize = 256 << 20;
 /// Runs `work` on every job with `workers` threads (at least one). Each thread first makes its
 /// state with `start(worker)` (workers are numbered from 0); results come in the order the jobs
 /// finish. The first error stops the pool: every worker finishes its job at hand and takes no
-/// other, and the error is returned.
+/// other, and the error is returned. An interrupt (`interrupt.rs`) stops it too: the jobs it
+/// stopped are dropped, and the results of those done before are returned.
 pub fn run<J, S, R>(
     workers: usize,
     jobs: Vec<J>,
@@ -28,7 +29,7 @@ where
     let done = Mutex::new(Vec::new());
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     let next = || {
-        let stopped = failure.lock().map_or(true, |f| f.is_some());
+        let stopped = super::interrupt::stopping() || failure.lock().map_or(true, |f| f.is_some());
         if stopped {
             return None;
         }
@@ -44,7 +45,12 @@ where
                         let outcome = (|| -> Result<()> {
                             let mut state = start(worker)?;
                             while let Some(job) = next() {
-                                let result = work(&mut state, job)?;
+                                let result = work(&mut state, job);
+                                // A job the interrupt stopped (or ended at it) counts for nothing.
+                                if super::interrupt::stopping() {
+                                    return Ok(());
+                                }
+                                let result = result?;
                                 if let Ok(mut done) = done.lock() {
                                     done.push(result);
                                 }
@@ -52,7 +58,9 @@ where
                             Ok(())
                         })();
                         if let (Err(error), Ok(mut failure)) = (outcome, failure.lock()) {
-                            failure.get_or_insert(error);
+                            if !super::interrupt::stopping() {
+                                failure.get_or_insert(error);
+                            }
                         }
                     });
             if let (Err(error), Ok(mut failure)) = (spawned, failure.lock()) {

@@ -29,6 +29,12 @@ pub struct Report {
     pub format: u64,
     /// How long the baseline's suite ran, in seconds.
     pub baseline_seconds: Option<f64>,
+    /// Whether the run was interrupted, so that the report holds only the rows done before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub partial: bool,
+    /// How many selected rows an interrupted run did not run (none in a whole run).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub not_run: usize,
     /// How many rows have each outcome.
     pub totals: Totals,
     /// One entry per row, sorted by id.
@@ -130,8 +136,19 @@ impl Report {
         Report {
             format: FORMAT,
             baseline_seconds,
+            partial: false,
+            not_run: 0,
             totals: Totals::of(rows.iter().map(|r| r.outcome)),
             rows,
+        }
+    }
+
+    /// The report of an interrupted run that did not run `not_run` of its selected rows.
+    pub fn interrupted(self, not_run: usize) -> Report {
+        Report {
+            partial: true,
+            not_run,
+            ..self
         }
     }
 
@@ -163,6 +180,13 @@ impl Report {
         let retired = self.totals.get(RowOutcome::Retired);
         let problems = self.totals.problems();
         let checked = self.rows.len() - retired;
+        if self.partial {
+            return format!(
+                "PARTIAL mutation-rows interrupted: {checked} rows checked, {problems} problems; \
+                 {retired} retired; {} rows not run (run them again for a verdict)",
+                self.not_run
+            );
+        }
         let verdict = if problems == 0 { "PASS" } else { "FAIL" };
         format!(
             "{verdict} mutation-rows {checked} rows checked, {problems} problems; {retired} retired"
@@ -171,6 +195,9 @@ impl Report {
 
     /// The exit code the report stands for.
     pub fn exit_code(&self) -> u8 {
+        if self.partial {
+            return super::outcome::exit::INTERRUPTED;
+        }
         exit_code(self.rows.iter().map(|r| r.outcome))
     }
 }
@@ -260,7 +287,17 @@ pub fn merge(reports: &[Report]) -> Result<Report> {
         .iter()
         .filter_map(|r| r.baseline_seconds)
         .fold(None, |m: Option<f64>, b| Some(m.map_or(b, |m| m.max(b))));
-    Ok(Report::of_entries(rows.into_values().collect(), baseline))
+    let merged = Report::of_entries(rows.into_values().collect(), baseline);
+    Ok(if reports.iter().any(|r| r.partial) {
+        let not_run = reports.iter().map(|r| r.not_run).sum();
+        merged.interrupted(not_run)
+    } else {
+        merged
+    })
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// A unified-style diff of a row: the file, and its find and replace texts.

@@ -12,6 +12,7 @@ use serde_json::Value;
 use vvoc_harness::outcome::Outcome;
 use vvoc_harness::report::conformance::Conformance;
 
+use super::interrupt;
 use super::scratch::Scratch;
 use super::switch;
 use super::workspace::{PROFILE, RUNNER_BIN, RUNNER_PACKAGE, VECTORS};
@@ -308,6 +309,32 @@ fn run_bounded(command: &mut Command, limit: Duration) -> Result<Step<(bool, Str
             .stderr(Stdio::from(err)),
     )
     .with_context(|| format!("cannot start {command:?}"))?;
+    interrupt::watch(child.id());
+    // Started as the interrupt came, after its handler signalled the groups it knew.
+    let status = if interrupt::stopping() {
+        Ok(None)
+    } else {
+        wait_bounded(&mut child, limit)
+    };
+    interrupt::forget(child.id());
+    // A step the interrupt stopped (or that started as it came) means nothing.
+    if interrupt::stopping() {
+        vvoc_harness::peer::child::kill(&mut child);
+        return Err(interrupt::Interrupted.into());
+    }
+    let text = std::fs::read_to_string(log.path()).unwrap_or_default();
+    Ok(match status? {
+        Some(status) => Step::Done((status.success(), text)),
+        None => Step::TimedOut,
+    })
+}
+
+/// Waits for a child until `limit`, then kills its group; its status, or `None` when it was
+/// killed.
+fn wait_bounded(
+    child: &mut std::process::Child,
+    limit: Duration,
+) -> Result<Option<std::process::ExitStatus>> {
     let deadline = Instant::now() + limit;
     let mut pause = Duration::from_millis(1);
     let status = loop {
@@ -315,19 +342,15 @@ fn run_bounded(command: &mut Command, limit: Duration) -> Result<Step<(bool, Str
             .try_wait()
             .context("cannot wait for a child process")?
         {
-            vvoc_harness::peer::child::reap(&child);
+            vvoc_harness::peer::child::reap(child);
             break Some(status);
         }
         if Instant::now() >= deadline {
-            vvoc_harness::peer::child::kill(&mut child);
+            vvoc_harness::peer::child::kill(child);
             break None;
         }
         std::thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(20));
     };
-    let text = std::fs::read_to_string(log.path()).unwrap_or_default();
-    Ok(match status {
-        Some(status) => Step::Done((status.success(), text)),
-        None => Step::TimedOut,
-    })
+    Ok(status)
 }

@@ -11,6 +11,7 @@ use anyhow::{Context as _, Result};
 
 use super::baseline::Baseline;
 use super::execute::Executor;
+use super::interrupt;
 use super::outcome::{Mode, MutantResult};
 use super::plan::Mutant;
 use super::rounds::{Pending, Rounds};
@@ -56,6 +57,7 @@ impl Executor for SwitchedRun<'_> {
             Some(&needed),
         );
         Ok(match run {
+            Err(error) if interrupt::is(&error) => return Err(error),
             Ok(Step::Done(suite)) => MutantResult::Ran(suite),
             Ok(Step::TimedOut) => MutantResult::TimedOut,
             Err(error) => MutantResult::Unviable(format!("{error:#}")),
