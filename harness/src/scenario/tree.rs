@@ -1,15 +1,27 @@
 //! Directory trees of scenarios: the expected form (`files`, `after`), writing it, reading a scratch
 //! directory back without ever following a symbolic link, and the per-file differences of two trees.
+//!
+//! On Unix every write, creation, removal and read goes through descriptors opened name by name
+//! with `O_NOFOLLOW` (`folder.rs`): a folder an implementation swaps for a link at any moment is
+//! met as a link, never written or read through. Off Unix the same steps go by path
+//! (`folder_by_path.rs`), a link refused where it is seen.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
-use std::io;
-use std::path::{Path, PathBuf};
+use std::ffi::{OsStr, OsString};
+use std::fmt::{self, Write as _};
+use std::fs::File;
+use std::io::{self, Read as _, Write as _};
+use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+#[cfg_attr(not(unix), path = "tree/folder_by_path.rs")]
+mod folder;
+
+use folder::{Folder, Kind, Refusal};
 
 /// One entry of a tree, by its key (`a/b.txt`, or `empty/` for an empty directory).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,115 +42,310 @@ pub(crate) type Tree = BTreeMap<String, Entry>;
 /// How far a `write` step moves a written file's modification time past its previous one and now.
 pub(crate) const MTIME_STEP: Duration = Duration::from_secs(2);
 
+/// Why the runner could not write an entry of a scenario's directory, or read the directory back.
+#[derive(Debug)]
+pub enum TreeError {
+    /// `at`, the key or a folder on its way, is a symbolic link, which the runner never follows.
+    Link {
+        /// The key being written.
+        key: String,
+        /// The link: the key, or the folder on its way.
+        at: String,
+    },
+    /// `at`, a folder on the way to `key`, is a file or something else that is no folder.
+    NotFolder {
+        /// The key being written.
+        key: String,
+        /// What is no folder.
+        at: String,
+    },
+    /// Where the file `key` is to be written there is a folder, fifo, socket or device.
+    NotFile {
+        /// The key.
+        key: String,
+    },
+    /// The key of a deletion does not exist.
+    NotFound {
+        /// The key.
+        key: String,
+    },
+    /// A link or special file entry: only ever read back, never created.
+    Uncreatable {
+        /// The key.
+        key: String,
+    },
+    /// The file system refused: doing what, to what, and its error.
+    Io {
+        /// What the runner was doing (`write`, `read`, `open the folder`).
+        doing: &'static str,
+        /// A key, or the scenario's directory.
+        at: String,
+        /// The file system's error.
+        error: io::Error,
+    },
+}
+
+/// What an implementation under test must do so that the runner can go on.
+const LEAVE_AS_THEY_ARE: &str = "the implementation under test must leave the scenario's folders and files as folders and files";
+
+impl fmt::Display for TreeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TreeError::Link { key, at } if key.trim_end_matches('/') == at => write!(
+                f,
+                "{at} is a symbolic link; the runner never writes through one ({LEAVE_AS_THEY_ARE})"
+            ),
+            TreeError::Link { key, at } => write!(
+                f,
+                "{at}, a folder on the way to {key}, is a symbolic link; the runner never writes through one ({LEAVE_AS_THEY_ARE})"
+            ),
+            TreeError::NotFolder { key, at } => write!(
+                f,
+                "{at}, a folder on the way to {key}, is not a folder ({LEAVE_AS_THEY_ARE})"
+            ),
+            TreeError::NotFile { key } => write!(
+                f,
+                "{key} is a folder, fifo, socket or device, not a regular file, so the runner does not write it ({LEAVE_AS_THEY_ARE})"
+            ),
+            TreeError::NotFound { key } => {
+                write!(f, "{key} does not exist, so it cannot be deleted")
+            }
+            TreeError::Uncreatable { key } => write!(
+                f,
+                "{key}: a scenario cannot create links or special files (they are only ever read back)"
+            ),
+            TreeError::Io { doing, at, error } => write!(f, "cannot {doing} {at}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for TreeError {}
+
 /// Writes one entry under `root`: a file (creating its parent directories), an empty directory, or,
-/// for `None`, deletes what the key names. Symbolic links on the way are refused, never followed.
-/// With `move_mtime`, a written file's modification time ends [`MTIME_STEP`] past both its previous
-/// one and now.
-pub(crate) fn write_entry(
+/// for `None`, deletes what the key names. Every name on the way is opened without following a
+/// symbolic link (a link is refused, never followed, whenever it appeared). With `move_mtime`, a
+/// written file's modification time ends [`MTIME_STEP`] past both its previous one and now.
+pub fn write_entry(
     root: &Path,
     key: &str,
     entry: Option<&Entry>,
     move_mtime: bool,
-) -> io::Result<()> {
-    let path = inside(root, key)?;
-    let previous = std::fs::symlink_metadata(&path).ok();
-    if previous
-        .as_ref()
-        .is_some_and(|m| m.file_type().is_symlink())
-    {
-        return Err(io::Error::other(format!(
-            "{key} is a symbolic link; the runner never writes through one"
-        )));
+) -> Result<(), TreeError> {
+    let create = match entry {
+        Some(Entry::File(_) | Entry::EmptyDir) => true,
+        None => false,
+        Some(Entry::Symlink(_) | Entry::Special) => {
+            return Err(TreeError::Uncreatable {
+                key: key.to_owned(),
+            });
+        }
+    };
+    let segments: Vec<&str> = key.trim_end_matches('/').split('/').collect();
+    let (last, parents) = segments.split_last().unwrap_or((&"", &[]));
+    let mut folder = open_root(root)?;
+    let doing = match create {
+        true => "write",
+        false => "delete",
+    };
+    for (i, name) in parents.iter().enumerate() {
+        folder = folder
+            .folder(OsStr::new(name), create)
+            .map_err(|r| refused(key, segments[..=i].join("/"), r, doing))?;
     }
+    let last = OsStr::new(last);
+    let body = key.trim_end_matches('/').to_owned();
     match entry {
         Some(Entry::File(bytes)) => {
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent)?;
-            }
-            std::fs::write(&path, bytes)?;
-            if move_mtime {
-                let before = previous.and_then(|m| m.modified().ok());
-                let now = SystemTime::now();
-                let base = before.map_or(now, |b| b.max(now));
-                std::fs::File::options()
-                    .write(true)
-                    .open(&path)?
-                    .set_modified(base + MTIME_STEP)?;
-            }
-            Ok(())
+            let mut file = folder
+                .file_to_write(last)
+                .map_err(|r| refused(key, body, r, doing))?;
+            write_file(&mut file, bytes, move_mtime).map_err(|error| TreeError::Io {
+                doing: "write",
+                at: key.to_owned(),
+                error,
+            })
         }
-        Some(Entry::EmptyDir) => std::fs::create_dir_all(&path),
-        Some(Entry::Symlink(_) | Entry::Special) => Err(io::Error::other(format!(
-            "{key}: a scenario cannot create links or special files"
-        ))),
-        None => match previous {
-            Some(m) if m.is_dir() => std::fs::remove_dir_all(&path),
-            Some(_) => std::fs::remove_file(&path),
-            None => Err(io::Error::new(
+        Some(Entry::EmptyDir) => folder
+            .folder(last, true)
+            .map(drop)
+            .map_err(|r| refused(key, body, r, doing)),
+        None => delete(&folder, last, key),
+        Some(Entry::Symlink(_) | Entry::Special) => Err(TreeError::Uncreatable {
+            key: key.to_owned(),
+        }),
+    }
+}
+
+/// The scratch directory, opened.
+fn open_root(root: &Path) -> Result<Folder, TreeError> {
+    Folder::root(root).map_err(|error| TreeError::Io {
+        doing: "open the scenario's directory",
+        at: root.display().to_string(),
+        error,
+    })
+}
+
+/// The error of a refusal at `at` on the way to (or at) `key`.
+fn refused(key: &str, at: String, refusal: Refusal, doing: &'static str) -> TreeError {
+    let key = key.to_owned();
+    match refusal {
+        Refusal::Link => TreeError::Link { key, at },
+        Refusal::NotFolder => TreeError::NotFolder { key, at },
+        Refusal::NotFile => TreeError::NotFile { key },
+        Refusal::Missing if doing == "delete" => TreeError::NotFound { key },
+        Refusal::Missing => TreeError::Io {
+            doing,
+            at: key,
+            error: io::Error::new(
                 io::ErrorKind::NotFound,
-                format!("{key} does not exist, so it cannot be deleted"),
-            )),
+                format!("{at} disappeared while it was being written"),
+            ),
         },
+        Refusal::Io(error) => TreeError::Io { doing, at, error },
     }
 }
 
-/// The path of `key` under `root`, refusing a symbolic link or a file among its parents.
-fn inside(root: &Path, key: &str) -> io::Result<PathBuf> {
-    let body = key.trim_end_matches('/');
-    let mut path = root.to_owned();
-    let segments: Vec<&str> = body.split('/').collect();
-    for (i, segment) in segments.iter().enumerate() {
-        path.push(segment);
-        if i + 1 < segments.len() {
-            match std::fs::symlink_metadata(&path) {
-                Ok(m) if m.file_type().is_symlink() => {
-                    return Err(io::Error::other(format!(
-                        "{} is a symbolic link; the runner never writes through one",
-                        segments[..=i].join("/")
-                    )));
+/// `bytes` as the whole content of `file`; with `move_mtime`, its modification time moved
+/// [`MTIME_STEP`] past both its previous one and now (set through the same descriptor).
+fn write_file(file: &mut File, bytes: &[u8], move_mtime: bool) -> io::Result<()> {
+    // A file just created has now as its time, so the previous time is never later than now.
+    let before = file.metadata()?.modified().ok();
+    file.set_len(0)?;
+    file.write_all(bytes)?;
+    if move_mtime {
+        let now = SystemTime::now();
+        let base = before.map_or(now, |b| b.max(now));
+        file.set_modified(base + MTIME_STEP)?;
+    }
+    Ok(())
+}
+
+/// Deletes what `name` is in `folder`: a file, or a folder with everything in it; a link is
+/// refused (and never followed).
+fn delete(folder: &Folder, name: &OsStr, key: &str) -> Result<(), TreeError> {
+    let body = key.trim_end_matches('/').to_owned();
+    let failed = |error| TreeError::Io {
+        doing: "delete",
+        at: key.to_owned(),
+        error,
+    };
+    match folder.kind(name).map_err(failed)? {
+        None => Err(TreeError::NotFound {
+            key: key.to_owned(),
+        }),
+        Some(Kind::Link) => Err(TreeError::Link {
+            key: key.to_owned(),
+            at: body,
+        }),
+        Some(Kind::Folder) => folder
+            .remove_folder(name)
+            .map_err(|r| refused(key, body, r, "delete")),
+        Some(Kind::File | Kind::Special) => folder.remove_file(name).map_err(failed),
+    }
+}
+
+/// Everything under `root`, read without following symbolic links: each folder opened name by
+/// name from `root` (so a walk holds as many descriptors as the tree is deep, however wide it
+/// is).
+pub fn read_tree(root: &Path) -> Result<Tree, TreeError> {
+    let top = open_root(root)?;
+    let mut tree = Tree::new();
+    // The folders still to read, by their names from the root.
+    let mut pending: Vec<Vec<OsString>> = vec![Vec::new()];
+    'folders: while let Some(names) = pending.pop() {
+        let key = key_of(&names);
+        let mut opened: Option<Folder> = None;
+        for name in &names {
+            match opened.as_ref().unwrap_or(&top).folder(name, false) {
+                Ok(inner) => opened = Some(inner),
+                // Gone or replaced since it was listed: what is there now was read, or will be.
+                Err(Refusal::Missing | Refusal::Link | Refusal::NotFolder | Refusal::NotFile) => {
+                    continue 'folders;
                 }
-                Ok(_) | Err(_) => {}
+                Err(Refusal::Io(error)) => {
+                    return Err(TreeError::Io {
+                        doing: "open the folder",
+                        at: key,
+                        error,
+                    });
+                }
             }
         }
-    }
-    Ok(path)
-}
-
-/// Everything under `root`, read without following symbolic links.
-pub(crate) fn read_tree(root: &Path) -> io::Result<Tree> {
-    let mut tree = Tree::new();
-    for entry in walkdir::WalkDir::new(root).min_depth(1) {
-        // Not following links, the walk meets no loop: its errors are the file system's.
-        let entry = entry.map_err(|e| {
-            let text = e.to_string();
-            e.into_io_error().unwrap_or_else(|| io::Error::other(text))
+        let folder = opened.as_ref().unwrap_or(&top);
+        let listed = folder.names().map_err(|error| TreeError::Io {
+            doing: "list the folder",
+            at: key.clone(),
+            error,
         })?;
-        let names: Vec<String> = entry
-            .path()
-            .strip_prefix(root)
-            .unwrap_or(entry.path())
-            .iter()
-            .map(|name| name.to_string_lossy().into_owned())
-            .collect();
-        let key = names.join("/");
-        // A directory stays an entry only while nothing was found in it.
-        if let Some((_, parents)) = names.split_last().filter(|(_, p)| !p.is_empty()) {
-            tree.remove(&format!("{}/", parents.join("/")));
-        }
-        // The walk does not follow links, so this is the entry's own type.
-        let kind = entry.file_type();
-        if kind.is_symlink() {
-            let target = std::fs::read_link(entry.path())?;
-            tree.insert(key, Entry::Symlink(target.to_string_lossy().into_owned()));
-        } else if kind.is_dir() {
+        if listed.is_empty() && !names.is_empty() {
             tree.insert(format!("{key}/"), Entry::EmptyDir);
-        } else if kind.is_file() {
-            tree.insert(key, Entry::File(std::fs::read(entry.path())?));
-        } else {
-            tree.insert(key, Entry::Special);
+        }
+        for name in listed {
+            let mut inner = names.clone();
+            let found = read_entry(folder, &name);
+            inner.push(name);
+            let key = key_of(&inner);
+            match found {
+                Ok(Some(Found::Folder)) => pending.push(inner),
+                Ok(Some(Found::Entry(entry))) => {
+                    tree.insert(key, entry);
+                }
+                Ok(None) => {}
+                Err(error) => {
+                    return Err(TreeError::Io {
+                        doing: "read",
+                        at: key,
+                        error,
+                    });
+                }
+            }
         }
     }
     Ok(tree)
+}
+
+/// What reading one name gave.
+enum Found {
+    /// A folder, to be read in turn.
+    Folder,
+    /// A file, link or special file.
+    Entry(Entry),
+}
+
+/// The key of a name path: its names, lossily as text, joined with `/`.
+fn key_of(names: &[OsString]) -> String {
+    let names: Vec<String> = names
+        .iter()
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect();
+    names.join("/")
+}
+
+/// What `name` in `folder` is, read without following a link; `None` when it is gone.
+fn read_entry(folder: &Folder, name: &OsStr) -> io::Result<Option<Found>> {
+    Ok(Some(match folder.kind(name)? {
+        None => return Ok(None),
+        Some(Kind::Folder) => Found::Folder,
+        Some(Kind::Link) => Found::Entry(Entry::Symlink(folder.link_target(name)?)),
+        Some(Kind::Special) => Found::Entry(Entry::Special),
+        Some(Kind::File) => match folder.file_to_read(name)? {
+            Some(file) => Found::Entry(read_whole(file)?),
+            // Replaced since it was looked at: read it as it is now.
+            None => match folder.kind(name)? {
+                Some(Kind::Link) => Found::Entry(Entry::Symlink(folder.link_target(name)?)),
+                Some(Kind::Folder) => Found::Folder,
+                Some(Kind::File | Kind::Special) => Found::Entry(Entry::Special),
+                None => return Ok(None),
+            },
+        },
+    }))
+}
+
+/// The bytes of `file`.
+fn read_whole(mut file: File) -> io::Result<Entry> {
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    Ok(Entry::File(bytes))
 }
 
 /// How two trees differ at one key.
