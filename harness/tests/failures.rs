@@ -427,3 +427,39 @@ fn a_peer_line_that_is_not_utf8_is_a_protocol_error_naming_the_byte_offset() {
         "{out}"
     );
 }
+
+#[test]
+fn list_selects_as_run_does_and_exec_help_says_which_editor_takes_relative_paths() {
+    let listed = conform(&[
+        "list",
+        "--tool",
+        "web_search",
+        "--filter",
+        "count",
+        "--only",
+        "vectors",
+    ]);
+    let names = String::from_utf8_lossy(&listed.stdout).to_string();
+    assert_eq!(listed.status.code(), Some(0), "{}", text(&listed));
+    assert!(!names.is_empty(), "some web_search vector names count");
+    assert!(
+        names
+            .lines()
+            .all(|n| n.starts_with("web_search:") && n.contains("count")),
+        "{names}"
+    );
+    let all = conform(&["list"]);
+    assert!(String::from_utf8_lossy(&all.stdout).lines().count() > names.lines().count());
+    let unknown = conform(&["list", "--tool", "web-search"]);
+    assert_eq!(unknown.status.code(), Some(1), "{}", text(&unknown));
+    let help = conform(&["exec", "--help"]);
+    let help = text(&help);
+    assert!(
+        help.contains("str_replace_editor takes absolute paths only and refuses a relative one"),
+        "{help}"
+    );
+    assert!(
+        !help.contains("Relative paths resolve against the current directory"),
+        "{help}"
+    );
+}
