@@ -1,21 +1,30 @@
 //! An implementation under test is hostile to its scratch directory: it swaps a folder for a
 //! symbolic link to a folder outside (before a write step, or at any moment while the runner
-//! writes or reads). The runner never writes, deletes or reads through a link (every name is
-//! opened with `O_NOFOLLOW` relative to its folder's descriptor). Ordinary writes are unchanged:
-//! nested folders made, bytes exact, modification times moved.
+//! writes or reads), or leaves a 2 GiB sparse file behind. The runner never writes, deletes or
+//! reads through a link (every name is opened with `O_NOFOLLOW` relative to its folder's
+//! descriptor), and it never reads a file over `MAX_FILE_BYTES` (16 MiB): such a file differs as
+//! too large, named with its size. Ordinary writes are unchanged: nested folders made, bytes
+//! exact, modification times moved.
 
 #![cfg(unix)]
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::{Duration, Instant, SystemTime};
 
 use vvoc_harness::load::suite::parse_suite_file;
 use vvoc_harness::outcome::Failure;
+use vvoc_harness::scenario::compare::{ScenarioLevel, describe, explain, plain};
 use vvoc_harness::scenario::model::{Reply, Scenario};
 use vvoc_harness::scenario::play::{Executor, ScenarioAnswer, play};
-use vvoc_harness::scenario::tree::{Entry, read_tree, write_entry};
+use vvoc_harness::scenario::tree::{Entry, MAX_FILE_BYTES, read_tree, write_entry};
 use vvoc_reference::{JsString, Json, Tool};
+
+mod common;
+
+/// 2 GiB, the size of the sparse file of issue 18.
+const TWO_GIB: u64 = 2 << 30;
 
 /// What the runner says when it meets the link `d` on the way to `key`.
 fn link_on_the_way(key: &str) -> String {
@@ -64,8 +73,32 @@ fn contents(folder: &Path) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// An entry in a few words: a file by its size alone, so that a failing test never prints
+/// gigabytes.
+fn brief(entry: Option<&Entry>) -> String {
+    match entry {
+        Some(Entry::File(bytes)) => format!("a file of {} bytes", bytes.len()),
+        Some(Entry::TooLarge(size)) => format!("too large, {size} bytes"),
+        Some(other @ (Entry::EmptyDir | Entry::Symlink(_) | Entry::Special)) => {
+            format!("{other:?}")
+        }
+        None => "nothing".to_owned(),
+    }
+}
+
 fn untouched() -> BTreeMap<String, String> {
     BTreeMap::from([("keep.txt".to_owned(), "SECRET".to_owned())])
+}
+
+/// Peak memory of this process so far, in KiB (Linux's `VmHWM`).
+#[cfg(target_os = "linux")]
+fn peak_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("a VmHWM line")
 }
 
 /// Swaps two names of a folder again and again (atomically: `renameat2` with `RENAME_EXCHANGE`),
@@ -352,6 +385,180 @@ fn what_is_in_the_way_of_a_write_is_named() {
     );
     assert_eq!(
         said("l.txt", Some(&Entry::Symlink("x".to_owned()))),
-        "l.txt: a scenario cannot create links or special files (they are only ever read back)"
+        "l.txt: a scenario cannot create links, special files or too-large files (they are only ever read back)"
+    );
+}
+
+#[test]
+fn a_2_gib_sparse_file_is_too_large_and_is_not_read() {
+    let folder = tempfile::tempdir().expect("a folder");
+    std::fs::File::create(folder.path().join("big.bin"))
+        .and_then(|f| f.set_len(TWO_GIB))
+        .expect("a sparse file");
+    std::fs::write(folder.path().join("small.txt"), "small").expect("a small file");
+    #[cfg(target_os = "linux")]
+    let before = peak_kib();
+    let started = Instant::now();
+    let tree = read_tree(folder.path()).expect("read");
+    let took = started.elapsed();
+    // The old read took 2 GiB and several seconds; the new one reads none of it.
+    #[cfg(target_os = "linux")]
+    {
+        let grew = peak_kib().saturating_sub(before);
+        assert!(grew < 256 * 1024, "peak memory grew by {grew} KiB");
+    }
+    assert!(took < Duration::from_secs(2), "took {took:?}");
+    assert_eq!(brief(tree.get("big.bin")), "too large, 2147483648 bytes");
+    assert_eq!(tree.get("small.txt"), Some(&Entry::File(b"small".to_vec())));
+}
+
+#[test]
+fn a_file_at_the_limit_is_read_and_one_byte_more_is_too_large() {
+    let folder = tempfile::tempdir().expect("a folder");
+    for (name, size) in [("at.bin", MAX_FILE_BYTES), ("over.bin", MAX_FILE_BYTES + 1)] {
+        std::fs::File::create(folder.path().join(name))
+            .and_then(|f| f.set_len(size))
+            .expect("a sparse file");
+    }
+    let tree = read_tree(folder.path()).expect("read");
+    assert_eq!(MAX_FILE_BYTES, 16 * 1024 * 1024);
+    assert_eq!(brief(tree.get("at.bin")), "a file of 16777216 bytes");
+    assert!(
+        tree.get("at.bin")
+            .is_some_and(|e| *e == Entry::File(vec![0; 16 << 20])),
+        "a file of exactly the limit is read whole"
+    );
+    assert_eq!(brief(tree.get("over.bin")), "too large, 16777217 bytes");
+}
+
+/// An implementation that, at its first call, makes `{root}/big.bin` a 2 GiB sparse file.
+struct Grower;
+
+impl Executor for Grower {
+    fn exec(&mut self, _tool: Tool, input: &Json) -> Result<Reply, Failure> {
+        let path = input
+            .as_object()
+            .and_then(|o| o.get("path"))
+            .and_then(Json::as_string)
+            .map(|p| p.to_string())
+            .unwrap_or_default();
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .and_then(|f| f.set_len(TWO_GIB))
+            .expect("grown");
+        Ok(Reply::Output(JsString::from("ok")))
+    }
+
+    fn anchors(&mut self, _path: &JsString) -> Result<Reply, Failure> {
+        Err(Failure::Error("no anchors here".to_owned()))
+    }
+
+    fn end(&mut self) {}
+}
+
+#[test]
+fn a_scenario_whose_implementation_leaves_a_2_gib_file_fails_naming_it_and_its_size() {
+    let parent = tempfile::tempdir().expect("a parent");
+    let scenario = scenario(
+        r#""files": {"big.bin": "small"},
+        "steps": [{"call": {"command": "view", "path": "{root}/big.bin"}, "output": "ok"}]"#,
+    );
+    let answer = play(&scenario, parent.path(), &mut Grower);
+    assert_eq!(
+        describe(&scenario, &answer, ScenarioLevel::Exact),
+        "the directory after the last step differs: big.bin different (too large to compare: 2147483648 bytes, over the limit of 16 MiB per file)"
+    );
+    let after = match &answer {
+        ScenarioAnswer::Ran { after, .. } => after.get("big.bin"),
+        ScenarioAnswer::Stopped { .. }
+        | ScenarioAnswer::Runner(_)
+        | ScenarioAnswer::Unsupported => None,
+    };
+    assert_eq!(brief(after), "too large, 2147483648 bytes");
+    let said = plain(&explain(&scenario, &answer, ScenarioLevel::Exact));
+    assert!(
+        said.contains("different big.bin: expected the text \"small\", received a file of 2147483648 bytes, too large to compare (over the limit of 16 MiB per file; not read)"),
+        "{said}"
+    );
+}
+
+/// A peer in `sh` that executes `str_replace_editor` by misbehaving: a call on `{root}/big.bin`
+/// makes it a 2 GiB sparse file, a call on `{root}/d/a.txt` swaps the folder `d` for a link to
+/// `outside`; each answers `ok`.
+fn hostile_peer(folder: &Path, outside: &Path) -> PathBuf {
+    let script = format!(
+        r#"#!/bin/sh
+while IFS= read -r line; do
+  case "$line" in
+    *'"type":"hello"'*)
+      echo '{{"type":"hello","protocol":1,"implementation":{{"name":"hostile","version":"0","language":"sh"}},"tools":["str_replace_editor"],"scenarios":["str_replace_editor"]}}' ;;
+    *'"type":"exec"'*)
+      seq=$(printf '%s\n' "$line" | sed -n 's/.*"seq":\([0-9]*\).*/\1/p')
+      path=$(printf '%s\n' "$line" | sed -n 's/.*"path":"\([^"]*\)".*/\1/p')
+      case "$path" in
+        */big.bin) truncate -s 2G "$path" ;;
+        */d/a.txt) root=${{path%/d/a.txt}}; mv "$root/d" "$root/d.real"; ln -s '{outside}' "$root/d" ;;
+      esac
+      echo "{{\"type\":\"result\",\"seq\":$seq,\"output\":\"ok\"}}" ;;
+    *'"type":"bye"'*) exit 0 ;;
+  esac
+done
+"#,
+        outside = outside.display()
+    );
+    let path = folder.join("hostile-peer.sh");
+    std::fs::write(&path, script).expect("the peer written");
+    path
+}
+
+#[test]
+fn conform_run_against_a_hostile_peer_reports_the_large_file_and_the_refused_link() {
+    let place = place();
+    let peer = hostile_peer(&place.root, &place.outside);
+    let vectors = common::scenario_folder(
+        "str_replace_editor",
+        &[
+            (
+                "big",
+                r#""files": {"big.bin": "small"}, "steps": [{"call": {"command": "view", "path": "{root}/big.bin"}, "output": "ok"}]"#,
+            ),
+            (
+                "swap",
+                r#""files": {"d/a.txt": "a"}, "steps": [{"call": {"command": "view", "path": "{root}/d/a.txt"}, "output": "ok"}, {"write": {"d/b.txt": "b"}}]"#,
+            ),
+        ],
+    );
+    let scratch = tempfile::tempdir().expect("a scratch parent");
+    let report = tempfile::tempdir().expect("a report folder");
+    let started = Instant::now();
+    let output = Command::new(common::CONFORM)
+        .args(["run", "--no-builtin", "--tool", "str_replace_editor"])
+        .args(["--vectors", vectors.path().to_str().expect("UTF-8")])
+        .args(["--peer", &format!("sh {}", peer.display())])
+        .args(["--scratch", scratch.path().to_str().expect("UTF-8")])
+        .args(["--report", report.path().to_str().expect("UTF-8")])
+        .args(["--timeout-ms", "10000"])
+        .output()
+        .expect("conform runs");
+    let said = common::text(&output);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(started.elapsed() < Duration::from_secs(30), "{said}");
+    for part in [
+        "big.bin different (too large to compare: 2147483648 bytes, over the limit of 16 MiB per file)",
+        &format!(
+            "step 2 (steps[1], write): cannot write \"d/b.txt\": {}",
+            link_on_the_way("d/b.txt")
+        ),
+    ] {
+        assert!(said.contains(part), "{part:?} in:\n{said}");
+    }
+    let json = std::fs::read_to_string(report.path().join("conformance.json")).expect("a report");
+    assert!(json.contains("\"too_large\": 2147483648"), "{json}");
+    assert_eq!(contents(&place.outside), untouched());
+    assert_eq!(
+        std::fs::read_dir(scratch.path()).expect("readable").count(),
+        0,
+        "no scratch directory is left"
     );
 }

@@ -34,6 +34,9 @@ pub enum Entry {
     Symlink(String),
     /// A fifo, socket or device (only ever read back, never expected).
     Special,
+    /// A regular file of more than [`MAX_FILE_BYTES`], not read: its size in bytes (only ever
+    /// read back, never expected).
+    TooLarge(u64),
 }
 
 /// A directory's content: every file, every empty directory, every link, by key.
@@ -41,6 +44,13 @@ pub(crate) type Tree = BTreeMap<String, Entry>;
 
 /// How far a `write` step moves a written file's modification time past its previous one and now.
 pub(crate) const MTIME_STEP: Duration = Duration::from_secs(2);
+
+/// The most bytes of one file that the runner reads back from a scenario's directory: 16 MiB.
+/// A larger file is not read at all (its size is looked up first, and no more than this and one
+/// byte are ever read), and it differs from whatever was expected as [`Entry::TooLarge`], its
+/// size in the description. Expected files come from scenario files, so they are far smaller;
+/// the limit only keeps a run's memory bounded when an implementation leaves a huge file behind.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Why the runner could not write an entry of a scenario's directory, or read the directory back.
 #[derive(Debug)]
@@ -69,7 +79,7 @@ pub enum TreeError {
         /// The key.
         key: String,
     },
-    /// A link or special file entry: only ever read back, never created.
+    /// A link, special file or too-large entry: only ever read back, never created.
     Uncreatable {
         /// The key.
         key: String,
@@ -112,7 +122,7 @@ impl fmt::Display for TreeError {
             }
             TreeError::Uncreatable { key } => write!(
                 f,
-                "{key}: a scenario cannot create links or special files (they are only ever read back)"
+                "{key}: a scenario cannot create links, special files or too-large files (they are only ever read back)"
             ),
             TreeError::Io { doing, at, error } => write!(f, "cannot {doing} {at}: {error}"),
         }
@@ -134,7 +144,7 @@ pub fn write_entry(
     let create = match entry {
         Some(Entry::File(_) | Entry::EmptyDir) => true,
         None => false,
-        Some(Entry::Symlink(_) | Entry::Special) => {
+        Some(Entry::Symlink(_) | Entry::Special | Entry::TooLarge(_)) => {
             return Err(TreeError::Uncreatable {
                 key: key.to_owned(),
             });
@@ -170,9 +180,11 @@ pub fn write_entry(
             .map(drop)
             .map_err(|r| refused(key, body, r, doing)),
         None => delete(&folder, last, key),
-        Some(Entry::Symlink(_) | Entry::Special) => Err(TreeError::Uncreatable {
-            key: key.to_owned(),
-        }),
+        Some(Entry::Symlink(_) | Entry::Special | Entry::TooLarge(_)) => {
+            Err(TreeError::Uncreatable {
+                key: key.to_owned(),
+            })
+        }
     }
 }
 
@@ -246,7 +258,7 @@ fn delete(folder: &Folder, name: &OsStr, key: &str) -> Result<(), TreeError> {
 
 /// Everything under `root`, read without following symbolic links: each folder opened name by
 /// name from `root` (so a walk holds as many descriptors as the tree is deep, however wide it
-/// is).
+/// is), each file read to at most [`MAX_FILE_BYTES`].
 pub fn read_tree(root: &Path) -> Result<Tree, TreeError> {
     let top = open_root(root)?;
     let mut tree = Tree::new();
@@ -329,7 +341,7 @@ fn read_entry(folder: &Folder, name: &OsStr) -> io::Result<Option<Found>> {
         Some(Kind::Link) => Found::Entry(Entry::Symlink(folder.link_target(name)?)),
         Some(Kind::Special) => Found::Entry(Entry::Special),
         Some(Kind::File) => match folder.file_to_read(name)? {
-            Some(file) => Found::Entry(read_whole(file)?),
+            Some(file) => Found::Entry(read_capped(file)?),
             // Replaced since it was looked at: read it as it is now.
             None => match folder.kind(name)? {
                 Some(Kind::Link) => Found::Entry(Entry::Symlink(folder.link_target(name)?)),
@@ -341,10 +353,20 @@ fn read_entry(folder: &Folder, name: &OsStr) -> io::Result<Option<Found>> {
     }))
 }
 
-/// The bytes of `file`.
-fn read_whole(mut file: File) -> io::Result<Entry> {
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)?;
+/// The bytes of `file`, or [`Entry::TooLarge`] when it has more than [`MAX_FILE_BYTES`]: its size
+/// is looked up first, and at most one byte past the limit is ever read (it may grow meanwhile).
+fn read_capped(file: File) -> io::Result<Entry> {
+    let size = file.metadata()?.len();
+    if size > MAX_FILE_BYTES {
+        return Ok(Entry::TooLarge(size));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    let mut limited = (&file).take(MAX_FILE_BYTES + 1);
+    limited.read_to_end(&mut bytes)?;
+    let read = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    if read > MAX_FILE_BYTES {
+        return Ok(Entry::TooLarge(file.metadata()?.len().max(read)));
+    }
     Ok(Entry::File(bytes))
 }
 
@@ -382,8 +404,8 @@ pub(crate) fn summarize(changes: &[Change]) -> String {
         .take(5)
         .map(|c| match c {
             Change::Missing(key, _) => format!("{key} missing"),
-            Change::Extra(key, _) => format!("{key} extra"),
-            Change::Different(key, _, _) => format!("{key} different"),
+            Change::Extra(key, r) => format!("{key} extra{}", too_large(r)),
+            Change::Different(key, _, r) => format!("{key} different{}", too_large(r)),
         })
         .collect();
     let more = changes.len().saturating_sub(shown.len());
@@ -391,6 +413,17 @@ pub(crate) fn summarize(changes: &[Change]) -> String {
         format!("{} and {more} more", shown.join(", "))
     } else {
         shown.join(", ")
+    }
+}
+
+/// For a too-large file, its size and the limit, in parentheses; nothing for another entry.
+fn too_large(entry: &Entry) -> String {
+    match entry {
+        Entry::TooLarge(size) => format!(
+            " (too large to compare: {size} bytes, over the limit of {} MiB per file)",
+            MAX_FILE_BYTES >> 20
+        ),
+        Entry::File(_) | Entry::EmptyDir | Entry::Symlink(_) | Entry::Special => String::new(),
     }
 }
 
@@ -448,18 +481,23 @@ pub fn show(entry: &Entry) -> String {
         Entry::EmptyDir => "an empty directory".to_owned(),
         Entry::Symlink(target) => format!("a symbolic link to {target:?} (never followed)"),
         Entry::Special => "a special file (fifo, socket or device)".to_owned(),
+        Entry::TooLarge(size) => format!(
+            "a file of {size} bytes, too large to compare (over the limit of {} MiB per file; not read)",
+            MAX_FILE_BYTES >> 20
+        ),
     }
 }
 
 fn text_of(entry: &Entry) -> Option<&str> {
     match entry {
         Entry::File(bytes) => std::str::from_utf8(bytes).ok(),
-        Entry::EmptyDir | Entry::Symlink(_) | Entry::Special => None,
+        Entry::EmptyDir | Entry::Symlink(_) | Entry::Special | Entry::TooLarge(_) => None,
     }
 }
 
 /// An entry as scenario files and reports write it: a text, `{"base64": ...}` for bytes that are
-/// not UTF-8, `null` for an empty directory, `{"symlink": target}`, `{"special": true}`.
+/// not UTF-8, `null` for an empty directory, `{"symlink": target}`, `{"special": true}`,
+/// `{"too_large": size}`.
 #[derive(Serialize, Deserialize)]
 #[serde(untagged)]
 enum Written {
@@ -468,6 +506,7 @@ enum Written {
     EmptyDir,
     Symlink { symlink: String },
     Special { special: bool },
+    TooLarge { too_large: u64 },
 }
 
 /// A tree serializes in the form of a scenario's `files`, with links and special files marked.
@@ -485,6 +524,7 @@ impl Serialize for Entry {
                 symlink: target.clone(),
             },
             Entry::Special => Written::Special { special: true },
+            Entry::TooLarge(size) => Written::TooLarge { too_large: *size },
         };
         written.serialize(serializer)
     }
@@ -500,6 +540,7 @@ impl<'de> Deserialize<'de> for Entry {
             Written::EmptyDir => Entry::EmptyDir,
             Written::Symlink { symlink } => Entry::Symlink(symlink),
             Written::Special { .. } => Entry::Special,
+            Written::TooLarge { too_large } => Entry::TooLarge(too_large),
         })
     }
 }
