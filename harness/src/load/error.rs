@@ -17,8 +17,16 @@ pub enum LoadError {
     Folder { dir: PathBuf, reason: String },
     /// The folder holds no `*.json` file.
     EmptyFolder { dir: PathBuf },
+    /// An entry of the folder is neither a folder, a regular file nor a link to a regular file
+    /// (or is a folder named like a vector file).
+    Entry {
+        path: PathBuf,
+        problem: EntryProblem,
+    },
     /// The file cannot be read.
     Read { file: PathBuf, reason: String },
+    /// The file's bytes are not UTF-8 text without a byte order mark.
+    Text { file: PathBuf, problem: TextProblem },
     /// The file is not JSON.
     Json { file: PathBuf, error: ParseError },
     /// The file's top level is wrong.
@@ -37,6 +45,57 @@ pub enum LoadError {
         id: Option<String>,
         problem: Box<ScenarioProblem>,
     },
+}
+
+/// What a folder's entry is, when it is not a folder, a regular file or a link to one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EntryProblem {
+    /// A folder whose name ends in `.json`.
+    FolderNamedJson,
+    /// A symbolic link to a folder.
+    LinkToFolder,
+    /// A symbolic link whose target (as the link holds it) does not exist.
+    DanglingLink { target: PathBuf },
+    /// A symbolic link that leads back to itself.
+    LinkLoop,
+    /// A FIFO, socket or device (`through_link`: reached through a symbolic link).
+    Special {
+        kind: SpecialFile,
+        through_link: bool,
+    },
+}
+
+/// What a file is when it is not a regular file (symbolic links followed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotRegular {
+    /// A folder.
+    Folder,
+    /// A FIFO, socket or device.
+    Special(SpecialFile),
+}
+
+/// A file that is neither a regular file, a folder nor a symbolic link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecialFile {
+    /// A named pipe (reading it waits for a writer).
+    Fifo,
+    /// A Unix domain socket.
+    Socket,
+    /// A block device.
+    BlockDevice,
+    /// A character device.
+    CharDevice,
+    /// A file type this platform has beyond those.
+    Other,
+}
+
+/// Why a file's bytes are not the UTF-8 text a JSON file of the suite is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextProblem {
+    /// The text starts with U+FEFF, the byte order mark.
+    ByteOrderMark,
+    /// An invalid UTF-8 sequence at this byte offset (0-based), on this line (1-based).
+    NotUtf8 { offset: usize, line: usize },
 }
 
 /// What is wrong with a file's top level.
@@ -107,6 +166,8 @@ impl fmt::Display for LoadError {
             LoadError::EmptyFolder { dir } => {
                 write!(f, "{}: the folder holds no *.json file", dir.display())
             }
+            LoadError::Entry { path, problem } => write!(f, "{}: {problem}", path.display()),
+            LoadError::Text { file, problem } => write!(f, "{}: {problem}", file.display()),
             LoadError::Read { file, reason } => {
                 write!(f, "{}: cannot read the file: {reason}", file.display())
             }
@@ -150,6 +211,77 @@ impl fmt::Display for LoadError {
 }
 
 impl std::error::Error for LoadError {}
+
+impl fmt::Display for EntryProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const HOLDS: &str = "a folder conform reads holds only folders, regular files and symbolic links to regular files";
+        match self {
+            EntryProblem::FolderNamedJson => write!(
+                f,
+                "a folder named like a vector file (*.json); rename it, or move it out of the vectors folder"
+            ),
+            EntryProblem::LinkToFolder => write!(
+                f,
+                "a symbolic link to a folder, which is not followed; {HOLDS}: put the folder itself here, or give it with another --vectors"
+            ),
+            EntryProblem::DanglingLink { target } => write!(
+                f,
+                "a dangling symbolic link (its target {} does not exist); {HOLDS}: remove the link or point it at a file",
+                target.display()
+            ),
+            EntryProblem::LinkLoop => write!(
+                f,
+                "a symbolic link loop (following it leads back to a link on the way); {HOLDS}: remove the link"
+            ),
+            EntryProblem::Special {
+                kind,
+                through_link: false,
+            } => write!(f, "{kind}, not a regular file; {HOLDS}: remove it"),
+            EntryProblem::Special {
+                kind,
+                through_link: true,
+            } => write!(
+                f,
+                "a symbolic link to {kind}, not to a regular file; {HOLDS}: remove the link"
+            ),
+        }
+    }
+}
+
+impl fmt::Display for NotRegular {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotRegular::Folder => f.write_str("a folder"),
+            NotRegular::Special(kind) => kind.fmt(f),
+        }
+    }
+}
+
+impl fmt::Display for SpecialFile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SpecialFile::Fifo => "a FIFO (named pipe)",
+            SpecialFile::Socket => "a socket",
+            SpecialFile::BlockDevice => "a block device",
+            SpecialFile::CharDevice => "a character device",
+            SpecialFile::Other => "a special file",
+        })
+    }
+}
+
+impl fmt::Display for TextProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TextProblem::ByteOrderMark => f.write_str(
+                "starts with a byte order mark (bytes EF BB BF); JSON files are read without one: save the file as UTF-8 without a BOM",
+            ),
+            TextProblem::NotUtf8 { offset, line } => write!(
+                f,
+                "not valid UTF-8: an invalid byte at offset {offset} (line {line}); the file must be UTF-8 text"
+            ),
+        }
+    }
+}
 
 impl fmt::Display for FileProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

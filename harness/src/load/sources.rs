@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::load::builtin;
 use crate::load::error::LoadError;
-use crate::load::files::json_files;
+use crate::load::files::{decode, json_files};
 
 /// One set of vector and scenario files.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,17 +37,15 @@ impl Source {
         }
     }
 
-    /// Every `*.json` file, in sorted path order, read; a folder without one is refused.
+    /// Every `*.json` file, in sorted path order, read as UTF-8 text without a byte order mark;
+    /// a folder without one, or with an entry that is no folder, regular file or link to one, is
+    /// refused.
     pub fn files(&self) -> Result<Vec<SuiteFile>, LoadError> {
         match self {
             Source::Builtin => builtin::json()
                 .map(|f| {
                     let file = builtin::display_path(f.path);
-                    let text =
-                        String::from_utf8(f.bytes.to_vec()).map_err(|e| LoadError::Read {
-                            file: file.clone(),
-                            reason: e.to_string(),
-                        })?;
+                    let text = decode(&file, f.bytes.to_vec())?;
                     Ok(SuiteFile {
                         file,
                         source: f.path.to_owned(),
@@ -58,10 +56,11 @@ impl Source {
             Source::Folder(dir) => json_files(dir)?
                 .into_iter()
                 .map(|file| {
-                    let text = std::fs::read_to_string(&file).map_err(|e| LoadError::Read {
+                    let bytes = std::fs::read(&file).map_err(|e| LoadError::Read {
                         file: file.clone(),
                         reason: e.to_string(),
                     })?;
+                    let text = decode(&file, bytes)?;
                     Ok(SuiteFile {
                         source: relative(dir, &file),
                         file,
