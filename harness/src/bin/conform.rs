@@ -10,7 +10,7 @@ use clap::{Args, CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 use vvoc_harness::Level;
 use vvoc_harness::load::builtin;
 use vvoc_harness::load::error::{LoadError, VectorProblem};
-use vvoc_harness::load::lint::{lint_folder, lint_source};
+use vvoc_harness::load::lint::{Violation, ViolationKind, lint_folder, lint_source};
 use vvoc_harness::load::sources::{Source, sources};
 use vvoc_harness::load::suite::{Suite, load_sources};
 use vvoc_harness::meta_schema;
@@ -429,7 +429,7 @@ fn lint(args: &LintArgs) -> Result<u8> {
         for violation in &violations {
             eprintln!("{violation}");
         }
-        bail!("{} schema violations", violations.len());
+        bail!("{}", violation_counts(&violations));
     }
     let suite = load_all(&args.vectors)?;
     let files: HashSet<&PathBuf> = suite.vectors.iter().map(|v| &v.file).collect();
@@ -444,6 +444,19 @@ fn lint(args: &LintArgs) -> Result<u8> {
         files.len()
     );
     Ok(OK)
+}
+
+/// `1 file not valid JSON, 2 schema violations`: the files that are not JSON apart from the
+/// violations of a schema, each part only when there are some.
+fn violation_counts(violations: &[Violation]) -> String {
+    let count = |kind| violations.iter().filter(|v| v.kind == kind).count();
+    let (not_json, schema) = (count(ViolationKind::NotJson), count(ViolationKind::Schema));
+    let s = |n: usize| if n == 1 { "" } else { "s" };
+    let parts = [
+        (not_json > 0).then(|| format!("{not_json} file{} not valid JSON", s(not_json))),
+        (schema > 0).then(|| format!("{schema} schema violation{}", s(schema))),
+    ];
+    parts.into_iter().flatten().collect::<Vec<_>>().join(", ")
 }
 
 /// The input given as an argument, or else read from standard input.

@@ -13,15 +13,26 @@ use crate::load::error::LoadError;
 use crate::load::sources::{Source, SuiteFile};
 use crate::parallel::map_in_order;
 
-/// One place where a file breaks its schema.
+/// One place where a file breaks its schema, or a file that is not JSON at all.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
+    /// Whether the file is not JSON, or breaks its schema.
+    pub kind: ViolationKind,
     /// The file.
     pub file: PathBuf,
     /// The JSON pointer of the offending value (empty for the whole file).
     pub pointer: String,
     /// What is wrong.
     pub message: String,
+}
+
+/// What kind of problem a [`Violation`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ViolationKind {
+    /// The file is not JSON (so no schema could be checked).
+    NotJson,
+    /// The file breaks its schema.
+    Schema,
 }
 
 impl fmt::Display for Violation {
@@ -117,7 +128,8 @@ fn check_file<'v>(
     SuiteFile { file, text, .. }: &SuiteFile,
     choose: impl Fn(&Json) -> Result<&'v jsonschema::Validator, String>,
 ) -> Vec<Violation> {
-    let whole = |message: String| Violation {
+    let whole = |kind: ViolationKind, message: String| Violation {
+        kind,
         file: file.clone(),
         pointer: String::new(),
         message,
@@ -125,20 +137,24 @@ fn check_file<'v>(
     let json = match Json::parse(text) {
         Ok(json) => json,
         Err(error) => {
-            return vec![whole(format!(
-                "not valid JSON: line {}, column {}: {}",
-                error.line, error.column, error.message
-            ))];
+            return vec![whole(
+                ViolationKind::NotJson,
+                format!(
+                    "not valid JSON: line {}, column {}: {}",
+                    error.line, error.column, error.message
+                ),
+            )];
         }
     };
     let validator = match choose(&json) {
         Ok(validator) => validator,
-        Err(message) => return vec![whole(message)],
+        Err(message) => return vec![whole(ViolationKind::Schema, message)],
     };
     let instance = to_serde_lossy(&json);
     validator
         .iter_errors(&instance)
         .map(|error| Violation {
+            kind: ViolationKind::Schema,
             file: file.clone(),
             pointer: error.instance_path.to_string(),
             message: error.to_string(),
