@@ -159,9 +159,9 @@ struct BenchArgs {
     #[arg(long, default_value_t = 100, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     rounds: u64,
     /// Also measure the reference alone on this many threads, the rounds shared among them
-    /// (1: only the single thread).
-    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    jobs: u64,
+    /// (1: only the single thread; at most 4 × the cores).
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = jobs_value)]
+    jobs: usize,
 }
 
 /// Which vectors and scenarios `run` and `list` take.
@@ -239,8 +239,9 @@ struct RunArgs {
     /// failures past it get one line each, or only a count.
     #[arg(long, default_value_t = vvoc_harness::report::markdown::DEFAULT_LIMIT, value_name = "CHARS")]
     md_limit: usize,
-    /// How many peer processes to run at once (in process: how many scenarios run at once).
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    /// How many peer processes to run at once (in process: how many scenarios run at once); 1
+    /// to 4 × the cores.
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = jobs_value)]
     jobs: usize,
     /// How many peer restarts (after a timeout, crash or protocol error) before the peer counts as unusable.
     #[arg(long, default_value_t = 10, value_name = "N")]
@@ -253,6 +254,31 @@ struct RunArgs {
     /// must be short; a peer must be able to read and write there.
     #[arg(long, value_name = "DIR")]
     scratch: Option<PathBuf>,
+}
+
+/// The most `--jobs` takes: 4 × the cores `std::thread::available_parallelism` counts (1 when
+/// it cannot tell). Each job is a peer process (or a thread) of its own, so more only queue for
+/// the cores and multiply the processes a run starts.
+fn max_jobs() -> (usize, usize) {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    (cores.saturating_mul(4), cores)
+}
+
+/// Reads a `--jobs` value: a whole number from 1 to [`max_jobs`].
+fn jobs_value(text: &str) -> Result<usize, String> {
+    let (max, cores) = max_jobs();
+    let jobs: usize = text.parse().map_err(|_| {
+        format!("--jobs takes a whole number from 1 to {max} (4 × the {cores} cores here)")
+    })?;
+    match jobs {
+        0 => Err(
+            "--jobs must be at least 1 (one peer process, or one scenario at a time)".to_owned(),
+        ),
+        n if n > max => Err(format!(
+            "--jobs is at most {max} (4 × the {cores} cores here); more jobs only wait for a core"
+        )),
+        n => Ok(n),
+    }
 }
 
 /// Writes a line to standard output; a closed pipe (`conform list | head`) ends the program
@@ -278,10 +304,9 @@ fn bench(args: &BenchArgs) -> Result<u8> {
         )
     };
     line("reference alone", reference_alone(&vectors, rounds, 1));
-    let jobs = usize::try_from(args.jobs).context("--jobs is too large")?;
-    if jobs > 1 {
-        let what = format!("reference alone, {jobs} threads");
-        line(&what, reference_alone(&vectors, rounds, jobs));
+    if args.jobs > 1 {
+        let what = format!("reference alone, {} threads", args.jobs);
+        line(&what, reference_alone(&vectors, rounds, args.jobs));
     }
     if let Some(peer) = &args.peer {
         let command =
