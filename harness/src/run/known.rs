@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::compare::describe;
+use crate::load::error::{NotRegular, TextProblem};
+use crate::load::files::{not_regular, text};
 use crate::outcome::{Answer, Failure, Outcome};
 use crate::run::result::RunResult;
 use crate::scenario::compare::{ScenarioLevel, describe as describe_scenario};
@@ -24,6 +26,13 @@ pub struct KnownFailures {
 pub enum KnownFailuresError {
     /// The file cannot be read or is not JSON.
     Read { file: PathBuf, reason: String },
+    /// The file (symbolic links followed) is a folder, a FIFO, a socket or a device: reading a
+    /// FIFO would wait for a writer forever, writing one for a reader.
+    NotRegular { file: PathBuf, what: NotRegular },
+    /// The file's bytes are not UTF-8 text without a byte order mark.
+    Text { file: PathBuf, problem: TextProblem },
+    /// The path to write a known-failure file to cannot be looked at.
+    Target { file: PathBuf, reason: String },
     /// The file does not have the shape `{"known_failures": [{"vector": S, "reason": S}]}`.
     Shape { file: PathBuf, reason: String },
     /// An entry names no vector of the run's vector set.
@@ -42,6 +51,19 @@ impl fmt::Display for KnownFailuresError {
                     file.display()
                 )
             }
+            KnownFailuresError::NotRegular { file, what } => write!(
+                f,
+                "{}: {what}, not a regular file; a known-failure file is a regular file (or a symbolic link to one): give the path of one",
+                file.display()
+            ),
+            KnownFailuresError::Text { file, problem } => {
+                write!(f, "{}: the known-failure file {problem}", file.display())
+            }
+            KnownFailuresError::Target { file, reason } => write!(
+                f,
+                "{}: cannot write a known-failure file there: {reason}; give a path in a folder that exists",
+                file.display()
+            ),
             KnownFailuresError::Shape { file, reason } => write!(
                 f,
                 "{}: {reason}; a known-failure file is {{\"known_failures\": [{{\"vector\": \"<tool>:<id>\", \"reason\": \"...\"}}]}}",
@@ -76,7 +98,18 @@ impl KnownFailures {
             file: file.to_owned(),
             reason: reason.to_owned(),
         };
-        let text = std::fs::read_to_string(file).map_err(|e| read_error(e.to_string()))?;
+        let metadata = std::fs::metadata(file).map_err(|e| read_error(e.to_string()))?;
+        if let Some(what) = not_regular(&metadata) {
+            return Err(KnownFailuresError::NotRegular {
+                file: file.to_owned(),
+                what,
+            });
+        }
+        let bytes = std::fs::read(file).map_err(|e| read_error(e.to_string()))?;
+        let text = text(bytes).map_err(|problem| KnownFailuresError::Text {
+            file: file.to_owned(),
+            problem,
+        })?;
         let value: Value =
             serde_json::from_str(&text).map_err(|e| read_error(format!("not valid JSON: {e}")))?;
         let list = value
@@ -107,6 +140,26 @@ impl KnownFailures {
             entries.push((vector, reason));
         }
         Ok(KnownFailures { entries })
+    }
+
+    /// Whether `file` can be written as a known-failure file: it does not exist yet (a dangling
+    /// link is written through), or it is a regular file (symbolic links followed). Checked
+    /// before a run, so that a FIFO or a folder does not wait for the run's end to be refused.
+    pub fn check_target(file: &Path) -> Result<(), KnownFailuresError> {
+        match std::fs::metadata(file) {
+            Ok(metadata) => match not_regular(&metadata) {
+                None => Ok(()),
+                Some(what) => Err(KnownFailuresError::NotRegular {
+                    file: file.to_owned(),
+                    what,
+                }),
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(KnownFailuresError::Target {
+                file: file.to_owned(),
+                reason: e.to_string(),
+            }),
+        }
     }
 
     /// The listed vector names.

@@ -1,9 +1,12 @@
 //! `conform run`: select, run the vectors and scenarios, print the failures and the summary,
 //! write the reports.
 
+use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
+use vvoc_harness::load::error::NotRegular;
+use vvoc_harness::load::files::not_regular;
 use vvoc_harness::load::suite::Suite;
 use vvoc_harness::outcome::Outcome;
 use vvoc_harness::peer::options::PeerOptions;
@@ -16,13 +19,19 @@ use vvoc_harness::run::all::{Plan, claimed_by_peer, run_all};
 use vvoc_harness::run::known::KnownFailures;
 use vvoc_harness::run::result::RunResult;
 use vvoc_harness::run::summary::summary;
-use vvoc_harness::scenario::scratch::default_parent;
+use vvoc_harness::scenario::scratch::{Scratch, default_parent};
 
 use super::{FAILED, INTERRUPTED, OK, RunArgs, UNUSABLE, load_all, write_out};
 
 /// `conform run`.
 pub(crate) fn run(args: RunArgs) -> Result<u8> {
     let selection = args.select.selection()?;
+    if let Some(file) = &args.write_known_failures {
+        KnownFailures::check_target(file)?;
+    }
+    if let Some(dir) = &args.scratch {
+        check_scratch(dir, "--scratch")?;
+    }
     let suite = load_all(&args.vectors)?;
     let known = match &args.known_failures {
         Some(file) => KnownFailures::read(file, &suite.names)?,
@@ -45,6 +54,9 @@ pub(crate) fn run(args: RunArgs) -> Result<u8> {
             true => bail!("no vector matches the selection (--tool, --filter)"),
             false => bail!("no vector matches the selection (--tool, --filter), and no scenario"),
         }
+    }
+    if args.scratch.is_none() && !scenarios.is_empty() {
+        check_scratch(&default_parent(), "the default scratch folder (--scratch)")?;
     }
     let peer = peer_options(&args)?;
     if let Some(options) = &peer {
@@ -82,6 +94,38 @@ pub(crate) fn run(args: RunArgs) -> Result<u8> {
             violations.join("\n")
         ),
     }
+}
+
+/// A scratch folder that cannot hold scenario directories is a usage error found before anything
+/// runs (not a failure of every scenario): it must exist, be a folder (links followed), be short
+/// enough for directories of exactly 40 characters, and be writable; the last two are checked
+/// by making a scratch directory in it, removed at once.
+fn check_scratch(dir: &Path, what: &str) -> Result<()> {
+    let named = || format!("{what} {}", dir.display());
+    let metadata = std::fs::metadata(dir).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: {e}; give an existing folder for the scenarios' scratch directories",
+            named()
+        )
+    })?;
+    match not_regular(&metadata) {
+        Some(NotRegular::Folder) => {}
+        None => bail!(
+            "{}: a regular file, not a folder; give a folder for the scenarios' scratch directories",
+            named()
+        ),
+        Some(NotRegular::Special(kind)) => bail!(
+            "{}: {kind}, not a folder; give a folder for the scenarios' scratch directories",
+            named()
+        ),
+    }
+    drop(Scratch::create(dir).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: cannot hold the scenarios' scratch directories: {e}",
+            named()
+        )
+    })?);
+    Ok(())
 }
 
 /// The options of `--peer`, or `None` in process.
@@ -155,10 +199,12 @@ fn unusable(
         write_out(&summary(partial));
     }
     eprintln!("error: {}{}", stopped.reason, last_fault(partial));
-    eprintln!(
-        "{} of the {vectors} selected vectors were not run",
-        stopped.vectors_not_run
-    );
+    if vectors > 0 {
+        eprintln!(
+            "{} of the {vectors} selected vectors were not run",
+            stopped.vectors_not_run
+        );
+    }
     if scenarios > 0 {
         eprintln!(
             "{} of the {scenarios} selected scenarios were not run",
