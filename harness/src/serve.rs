@@ -11,7 +11,7 @@ use vvoc_reference::{JsString, Json, Tool, validate_json};
 use crate::peer::process::MAX_LINE;
 use crate::protocol::hello::Implementation;
 use crate::protocol::result::{CheckAnswer, PeerResult, StepAnswer};
-use crate::protocol::runner::{ToPeer, Unreadable, recover_seq};
+use crate::protocol::runner::{ToPeer, Unreadable, inexact_seq_answer, recover_seq};
 use crate::protocol::wire::Seq;
 use crate::scenario::model::Reply;
 
@@ -253,6 +253,7 @@ fn answer_messages(
                     eprintln!("conform peer: ignoring a message of unknown type {kind:?}");
                     continue;
                 }
+                Err(Unreadable::InexactSeq(text)) => inexact_seq_answer(text),
                 Err(Unreadable::Refused { seq, reason }) => {
                     error_result(seq.clone(), reason.clone())
                 }

@@ -884,3 +884,41 @@ fn interactive_peer() -> (std::process::Child, std::process::ChildStdin) {
     let stdin = peer.stdin.take().expect("stdin");
     (peer, stdin)
 }
+
+#[test]
+fn conform_peer_refuses_a_seq_past_two_to_the_53_echoing_its_exact_text() {
+    use std::io::Write as _;
+    let mut peer = Command::new(CONFORM)
+        .arg("peer")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("conform peer starts");
+    let mut stdin = peer.stdin.take().expect("stdin");
+    stdin
+        .write_all(
+            b"{\"type\":\"check\",\"seq\":9007199254740993,\"tool\":\"web_search\",\"input\":{}}\n\
+              {\"type\":\"check\",\"seq\":9007199254740991,\"tool\":\"web_search\",\"input\":{}}\n\
+              {\"type\":\"bye\"}\n",
+        )
+        .expect("written");
+    drop(stdin);
+    let output = peer.wait_with_output().expect("the peer ends");
+    let out = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with(
+            "{\"type\":\"result\",\"seq\":9007199254740993,\"error\":\"the seq 9007199254740993 \
+             is beyond 2^53"
+        ),
+        "not refused with its own seq text: {}",
+        lines[0]
+    );
+    assert!(
+        lines[1].starts_with("{\"type\":\"result\",\"seq\":9007199254740991,\"reject\":"),
+        "2^53 - 1 is answered as usual: {}",
+        lines[1]
+    );
+}

@@ -21,7 +21,7 @@ use std::time::Duration;
 use clap::{Parser, ValueEnum};
 use vvoc_harness::protocol::hello::Implementation;
 use vvoc_harness::protocol::result::{CheckAnswer, PeerResult, StepAnswer};
-use vvoc_harness::protocol::runner::{ToPeer, Unreadable};
+use vvoc_harness::protocol::runner::{ToPeer, Unreadable, inexact_seq_answer};
 use vvoc_harness::protocol::wire::Seq;
 use vvoc_harness::scenario::model::Reply;
 use vvoc_reference::exec::{Outcome, Session, anchors, execute};
@@ -115,6 +115,10 @@ fn main() {
             Err(Unreadable::Refused { seq, reason }) => {
                 let answer = CheckAnswer::Error(reason);
                 send(&mut out, &PeerResult { seq, answer }.to_line());
+                continue;
+            }
+            Err(Unreadable::InexactSeq(text)) => {
+                send(&mut out, &inexact_seq_answer(&text));
                 continue;
             }
             Err(

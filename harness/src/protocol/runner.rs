@@ -64,6 +64,10 @@ pub enum Unreadable {
     NotObject(&'static str),
     /// An object of no known `type` (empty when it has none).
     UnknownType(String),
+    /// A message whose `seq` is a number of magnitude 2^53 or more, which a double may have
+    /// rounded: it is refused with an answer that echoes the `seq`'s own text
+    /// ([`inexact_seq_answer`]), never a rounded value.
+    InexactSeq(String),
     /// A check or step that cannot be carried out, and why; it still gets an `error` answer.
     Refused {
         /// Its `seq`.
@@ -149,6 +153,13 @@ impl ToPeer<'_> {
         // The input is moved out, not copied: it may be large and deep.
         let input = message.remove("input");
         let seq = Seq(message.get("seq").cloned().unwrap_or(Json::Null));
+        if let Json::Number(n) = seq.0
+            && !(n.abs() < EXACT_LIMIT)
+        {
+            return Err(Unreadable::InexactSeq(
+                seq_text(line).unwrap_or("null").to_owned(),
+            ));
+        }
         let session = || {
             Cow::Owned(match message.get("session") {
                 Some(Json::String(name)) => name.to_string_lossy(),
@@ -209,7 +220,73 @@ impl ToPeer<'_> {
     }
 }
 
-/// The `seq` of a line that is not valid JSON, found by its text (`"seq": 12`).
+/// The answer to a message refused as [`Unreadable::InexactSeq`]: an `error` result whose `seq`
+/// is the message's own number text, so that it is echoed exactly.
+pub fn inexact_seq_answer(text: &str) -> String {
+    let why = format!(
+        "the seq {text} is beyond 2^53, where a number may be rounded: number messages with \
+         integers below 9007199254740992"
+    );
+    format!(
+        "{{\"type\":\"result\",\"seq\":{text},\"error\":{}}}",
+        Json::str(&why).to_compact()
+    )
+}
+
+/// 2^53: from here on, not every integer has a double of its own.
+const EXACT_LIMIT: f64 = 9_007_199_254_740_992.0;
+
+/// The text of the top-level member `seq` of `line`, an object that has parsed; the last one
+/// when the name repeats, as the parser keeps the last.
+fn seq_text(line: &str) -> Option<&str> {
+    let bytes = line.as_bytes();
+    let (mut depth, mut i, mut found) = (0usize, 0usize, None);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b'"' => {
+                let end = string_end(bytes, i);
+                let after = line[end..].trim_start();
+                if depth == 1 && after.starts_with(':') {
+                    let name = Json::parse(&line[i..end]).ok();
+                    if name
+                        .as_ref()
+                        .and_then(Json::as_string)
+                        .is_some_and(|n| n.eq_str("seq"))
+                    {
+                        let value = after[1..].trim_start();
+                        let len = value
+                            .find(|c: char| c == ',' || c == '}' || c.is_ascii_whitespace())
+                            .unwrap_or(value.len());
+                        found = Some(&value[..len]);
+                    }
+                }
+                i = end;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    found
+}
+
+/// The index just past the string that starts at `start` (a `"`).
+fn string_end(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// The `seq` of a line that is not valid JSON, found by its text (`"seq": 12`); none when it is
+/// too long to be echoed exactly (the line then gets no answer, as one without a `seq`).
 pub(crate) fn recover_seq(line: &str) -> Option<Seq> {
     let after = &line[line.find("\"seq\"")? + 5..];
     let digits: String = after
@@ -219,7 +296,8 @@ pub(crate) fn recover_seq(line: &str) -> Option<Seq> {
         .chars()
         .take_while(char::is_ascii_digit)
         .collect();
-    digits.parse::<f64>().ok().map(|n| Seq(Json::Number(n)))
+    let n = digits.parse::<f64>().ok()?;
+    (n < EXACT_LIMIT).then_some(Seq(Json::Number(n)))
 }
 
 #[cfg(test)]
@@ -280,6 +358,40 @@ mod tests {
     }
 
     #[test]
+    fn a_seq_past_two_to_the_53_is_refused_with_its_own_text_echoed() {
+        for (line, text) in [
+            (
+                r#"{"type":"check","seq":9007199254740993,"tool":"web_search","input":{}}"#,
+                "9007199254740993",
+            ),
+            (
+                r#"{"seq" : 1e400 ,"type":"exec","tool":"web_search","input":{}}"#,
+                "1e400",
+            ),
+            (
+                r#"{"seq":1,"input":{"seq":2},"type":"check","s\u0065q":-9007199254740992}"#,
+                "-9007199254740992",
+            ),
+        ] {
+            assert_eq!(
+                ToPeer::read(line),
+                Err(Unreadable::InexactSeq(text.to_owned())),
+                "{line}"
+            );
+        }
+        let answer = Json::parse(&super::inexact_seq_answer("9007199254740993")).expect("JSON");
+        assert!(super::inexact_seq_answer("9007199254740993").starts_with(
+            r#"{"type":"result","seq":9007199254740993,"error":"the seq 9007199254740993 is beyond 2^53"#
+        ));
+        assert!(answer.as_object().is_some_and(|o| o.get("error").is_some()));
+        let largest = r#"{"type":"check","seq":9007199254740991,"tool":"web_search","input":{}}"#;
+        assert!(
+            matches!(ToPeer::read(largest), Ok(ToPeer::Check { .. })),
+            "2^53 - 1 is exact"
+        );
+    }
+
+    #[test]
     fn a_check_that_cannot_be_carried_out_keeps_its_seq() {
         let refused = |line: &str| match ToPeer::read(line) {
             Err(Unreadable::Refused { seq, reason }) => Some((seq, reason)),
@@ -300,6 +412,13 @@ mod tests {
             })
         ));
         assert_eq!(ToPeer::read("[1]"), Err(Unreadable::NotObject("array")));
+        assert!(
+            matches!(
+                ToPeer::read(r#"{"type":"check","seq":9007199254740993,"input":NaN}"#),
+                Err(Unreadable::NotJson { seq: None, .. })
+            ),
+            "a seq past 2^53 in a line that is not JSON is not guessed"
+        );
         assert_eq!(
             ToPeer::read(r#"{"type":"wave"}"#),
             Err(Unreadable::UnknownType("wave".to_owned()))
