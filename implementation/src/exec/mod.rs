@@ -10,6 +10,7 @@ mod hashline;
 mod listing;
 mod rules;
 mod text;
+pub mod web;
 
 use std::collections::BTreeMap;
 use std::fmt;
