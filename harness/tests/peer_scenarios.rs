@@ -262,9 +262,19 @@ fn too_many_restarts_in_scenarios_make_the_peer_unusable_and_still_clean_up() {
 
 #[test]
 fn an_interrupt_mid_scenario_leaves_no_directory_and_no_peer() {
+    interrupt_mid_scenario(nix::sys::signal::Signal::SIGINT);
+}
+
+/// SIGTERM is how an interrupted mutation run stops the suites it started.
+#[test]
+fn a_termination_mid_scenario_leaves_no_directory_and_no_peer() {
+    interrupt_mid_scenario(nix::sys::signal::Signal::SIGTERM);
+}
+
+fn interrupt_mid_scenario(signal: nix::sys::signal::Signal) {
     let dir = scenario_folder("hashline_edit", &[("hang", replace_one_line(Some("hang")))]);
     let scratch = tempfile::tempdir().expect("a scratch parent");
-    let marker = format!("interrupt-marker-{}", std::process::id());
+    let marker = format!("interrupt-marker-{}-{signal}", std::process::id());
     let mut child = Command::new(CONFORM)
         .args([
             "run",
@@ -294,9 +304,9 @@ fn an_interrupt_mid_scenario_leaves_no_directory_and_no_peer() {
         "the scenario is running"
     );
     let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).expect("a pid"));
-    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).expect("signalled");
+    nix::sys::signal::kill(pid, signal).expect("signalled");
     let status = child.wait().expect("conform ends");
-    assert_eq!(status.code(), Some(130));
+    assert_eq!(status.code(), Some(130), "{signal}");
     assert_eq!(left_behind(scratch.path()), Vec::<String>::new());
     assert!(
         !still_running_after(&marker, Duration::from_millis(100)),

@@ -7,6 +7,8 @@ use std::time::Instant;
 
 use anyhow::{Context as _, Result};
 
+use crate::mutants::interrupt;
+
 /// One check: its name, what it proves, the paths that can change its verdict, and how it runs.
 #[derive(Debug)]
 pub struct Check {
@@ -26,6 +28,17 @@ pub enum Verdict {
     Fail(String, String),
     /// It did not run; the detail says why.
     Skip(String),
+}
+
+/// How a run of the checks ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Every check that ran passed.
+    Passed,
+    /// A check failed.
+    Failed,
+    /// SIGINT or SIGTERM stopped it: the check under way was asked to stop, and no other ran.
+    Interrupted,
 }
 
 /// What the checks run against.
@@ -111,8 +124,9 @@ pub const CHECKS: &[Check] = &[
 ];
 
 /// Runs the checks not in `skip` (and, with `changed`, only those its paths affect), printing one
-/// line each and the count; whether every check that ran passed.
-pub fn run(root: &Path, changed: Option<&str>, skip: &[String]) -> Result<bool> {
+/// line each and the count, and how that ended. An interrupt stops the check under way (its
+/// commands get SIGTERM, as [`interrupt`] says) and runs no other.
+pub fn run(root: &Path, changed: Option<&str>, skip: &[String]) -> Result<Ending> {
     let paths = match changed {
         Some(base) => Some(changed_paths(root, base)?),
         None => None,
@@ -120,6 +134,9 @@ pub fn run(root: &Path, changed: Option<&str>, skip: &[String]) -> Result<bool> 
     let context = Context { root, changed };
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     for check in CHECKS {
+        if interrupt::stopping() {
+            return Ok(interrupted(None, (passed, failed, skipped)));
+        }
         let verdict = if skip.iter().any(|s| s == check.name) {
             Verdict::Skip("skipped by --skip".to_owned())
         } else if let Some(paths) = paths.as_ref().filter(|p| !affects(check, p)) {
@@ -131,7 +148,14 @@ pub fn run(root: &Path, changed: Option<&str>, skip: &[String]) -> Result<bool> 
         } else {
             eprintln!("running {} ...", check.name);
             let started = Instant::now();
-            match (check.run)(&context) {
+            let verdict = (check.run)(&context);
+            if interrupt::stopping() {
+                return Ok(interrupted(
+                    Some((check, verdict)),
+                    (passed, failed, skipped),
+                ));
+            }
+            match verdict {
                 Ok(Verdict::Pass(detail)) => Verdict::Pass(format!(
                     "{detail} ({:.0} s)",
                     started.elapsed().as_secs_f64()
@@ -159,7 +183,11 @@ pub fn run(root: &Path, changed: Option<&str>, skip: &[String]) -> Result<bool> 
         }
     }
     println!("{}", summary(passed, failed, skipped));
-    Ok(failed == 0)
+    Ok(if failed == 0 {
+        Ending::Passed
+    } else {
+        Ending::Failed
+    })
 }
 
 /// The closing line: `== N passed, N failed, N skipped ==`.
@@ -360,12 +388,24 @@ fn command<S: AsRef<std::ffi::OsStr>>(
     args: &[S],
     detail: impl Fn(&str) -> String,
 ) -> Result<Verdict> {
-    let output = Command::new(program)
+    // In a group of its own, watched: an interrupt asks it (and what it started) to stop.
+    let mut command = Command::new(program);
+    command
         .current_dir(context.root)
         .args(args)
         .stdin(Stdio::null())
-        .output()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let child = command
+        .spawn()
         .with_context(|| format!("cannot run {program}"))?;
+    let leader = child.id();
+    interrupt::watch(leader);
+    let output = child.wait_with_output();
+    interrupt::forget(leader);
+    let output = output.with_context(|| format!("cannot run {program}"))?;
     let log = format!(
         "{}{}",
         String::from_utf8_lossy(&output.stdout),
@@ -387,6 +427,26 @@ fn command<S: AsRef<std::ffi::OsStr>>(
             tail(&log, 40),
         )
     })
+}
+
+/// Says what an interrupt stopped: the check under way, if one was, with the tail of what it
+/// printed, and the count so far.
+fn interrupted(
+    under_way: Option<(&Check, Result<Verdict>)>,
+    (passed, failed, skipped): (usize, usize, usize),
+) -> Ending {
+    if let Some((check, verdict)) = &under_way {
+        println!("STOPPED {} interrupted (SIGINT or SIGTERM)", check.name);
+        if let Ok(Verdict::Fail(_, log) | Verdict::Pass(log)) = verdict
+            && !log.is_empty()
+        {
+            println!("{}", indent(&tail(log, 10)));
+        }
+    }
+    let left = CHECKS.len() - passed - failed - skipped - usize::from(under_way.is_some());
+    println!("interrupted: {passed} passed, {failed} failed, {skipped} skipped; {left} not run");
+    interrupt::end();
+    Ending::Interrupted
 }
 
 /// The last line of `log` that contains `marker`, trimmed.

@@ -39,6 +39,9 @@ enum Command {
         /// Do not run this check (repeatable), e.g. `--skip tests` when they already ran.
         #[arg(long, value_name = "NAME")]
         skip: Vec<String>,
+        /// The workspace to check (default: this one).
+        #[arg(long, value_name = "DIR")]
+        workspace: Option<std::path::PathBuf>,
     },
     /// Measure checks per second: in process, through conform peer (1 and N processes), and
     /// with one process started per check.
@@ -106,9 +109,16 @@ enum MutantsCommand {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if matches!(cli.command, Command::Mutants(_)) {
-        // Its own handler: the suites it runs are asked to stop, and a partial report written.
-        if let Err(error) = xtask::mutants::interrupt::install() {
+    use xtask::mutants::interrupt;
+    // Their own handler: what they run is asked to stop (a mutation run then writes a partial
+    // report), and they say what ran.
+    let grace = match cli.command {
+        Command::Mutants(_) => Some(interrupt::TERM_GRACE),
+        Command::Check { .. } => Some(interrupt::CHECK_TERM_GRACE),
+        _ => None,
+    };
+    if let Some(grace) = grace {
+        if let Err(error) = interrupt::install(grace) {
             eprintln!("warning: cannot handle interrupts ({error}); an interrupt kills the run");
         }
     } else {
@@ -135,7 +145,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             })
         }
         Command::Mutants(args) => mutants(args),
-        Command::Check { changed, skip } => {
+        Command::Check {
+            changed,
+            skip,
+            workspace,
+        } => {
             let known: Vec<&str> = xtask::check::CHECKS.iter().map(|c| c.name).collect();
             if let Some(unknown) = skip.iter().find(|s| !known.contains(&s.as_str())) {
                 anyhow::bail!(
@@ -143,11 +157,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     known.join(", ")
                 );
             }
-            let ok = xtask::check::run(&xtask::workspace_root(), changed.as_deref(), &skip)?;
-            Ok(if ok {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
+            let root = workspace.unwrap_or_else(xtask::workspace_root);
+            let ending = xtask::check::run(&root, changed.as_deref(), &skip)?;
+            Ok(match ending {
+                xtask::check::Ending::Passed => ExitCode::SUCCESS,
+                xtask::check::Ending::Failed => ExitCode::from(1),
+                xtask::check::Ending::Interrupted => ExitCode::from(130),
             })
         }
         Command::Bench { jobs, sample } => {

@@ -381,6 +381,8 @@ fn an_interrupted_run_leaves_the_tree_unchanged_and_no_process_behind() {
     let dir = fixture();
     let before = snapshot(dir.path());
     let root = dir.path().to_str().expect("UTF-8").to_owned();
+    // Each suite keeps a folder here while it runs, and removes it on SIGTERM.
+    let scratch = tempfile::tempdir().expect("a scratch folder");
     let mut child = Command::new(XTASK)
         .args([
             "mutants",
@@ -393,6 +395,7 @@ fn an_interrupted_run_leaves_the_tree_unchanged_and_no_process_behind() {
             "--row",
             "never returns",
         ])
+        .env("VVOC_MINI_SCRATCH", scratch.path())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -408,6 +411,13 @@ fn an_interrupted_run_leaves_the_tree_unchanged_and_no_process_behind() {
         assert!(
             waiting.elapsed() < Duration::from_secs(60),
             "the mutant's suite never started"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    while std::fs::read_dir(scratch.path()).map_or(0, Iterator::count) == 0 {
+        assert!(
+            waiting.elapsed() < Duration::from_secs(60),
+            "the mutant's suite made no scratch folder"
         );
         std::thread::sleep(Duration::from_millis(10));
     }
@@ -452,6 +462,15 @@ fn an_interrupted_run_leaves_the_tree_unchanged_and_no_process_behind() {
         snapshot(dir.path()),
         before,
         "the working tree is byte for byte unchanged"
+    );
+    let left: Vec<_> = std::fs::read_dir(scratch.path())
+        .expect("the scratch folder")
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert!(
+        left.is_empty(),
+        "the interrupted suite was stopped before it could remove its scratch: {left:?}"
     );
     let next = mutants(dir.path(), &["--row", "sign negative"]);
     assert_eq!(

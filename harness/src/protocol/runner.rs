@@ -154,7 +154,7 @@ impl ToPeer<'_> {
         let input = message.remove("input");
         let seq = Seq(message.get("seq").cloned().unwrap_or(Json::Null));
         if let Json::Number(n) = seq.0
-            && !(n.abs() < EXACT_LIMIT)
+            && n.abs() >= EXACT_LIMIT
         {
             return Err(Unreadable::InexactSeq(
                 seq_text(line).unwrap_or("null").to_owned(),
