@@ -1,8 +1,10 @@
-//! The reference's `web_fetch` URL verdicts equal upstream's, run on Bun (whose `URL` is the
-//! authority on URL edge cases, behaviour.md §5.5), for every URL of the vectors and for generated
-//! hard cases. Bun is found through `VVOC_BUN`, on `PATH`, or at
-//! `/tmp/bun/node_modules/@oven/bun-linux-x64/bin/bun` (`npm install @oven/bun-linux-x64` in
-//! `/tmp/bun`); without it the test prints that it skipped, and passes.
+//! The reference's `web_fetch` URL verdicts equal upstream's, run on Bun 1.3.8 (the one runtime
+//! whose `URL` is the authority on URL edge cases, behaviour.md §5.5), for every URL of the
+//! vectors and for generated hard cases. Bun is found through `VVOC_BUN`, else at
+//! `target/bun-1.3.8/node_modules/@oven/bun-linux-x64/bin/bun` of the workspace (`npm install
+//! --no-save --no-package-lock @oven/bun-linux-x64@1.3.8` in `target/bun-1.3.8`, as `.ci/run`
+//! does), on `PATH`, or in `/tmp/bun`; it must say `1.3.8` to `--version`. Without it the test
+//! prints that it skipped (naming the version found, if any), and passes; with `CI` set it fails.
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -10,13 +12,23 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use vvoc_harness::default_vectors_dir;
+use vvoc_harness::fuzz::dictionary::{FORBIDDEN_HOST, IDNA_CONTROLS, IDNA_HOSTS, IDNA_RANGES};
 use vvoc_reference::{JsString, Json, Object, Tool, Verdict};
 
 /// The variable naming the `bun` to run; when set, it must run.
 const BUN_VARIABLE: &str = "VVOC_BUN";
 
+/// The one Bun version whose answers are the authority (upstream's pin).
+const BUN_VERSION: &str = "1.3.8";
+
+/// Where `.ci/run` installs Bun 1.3.8, from the workspace root.
+const BUN_IN_TARGET: &str = "target/bun-1.3.8/node_modules/@oven/bun-linux-x64/bin/bun";
+
 /// Where `npm install @oven/bun-linux-x64` in `/tmp/bun` puts the binary.
 const BUN_IN_TMP: &str = "/tmp/bun/node_modules/@oven/bun-linux-x64/bin/bun";
+
+/// The special schemes, each of which processes its host as a domain.
+const SPECIAL: &[&str] = &["http", "https", "ws", "wss", "ftp", "file"];
 
 /// Upstream's URL rule (`validateWebFetchToolInput`, after the structural phase): `new URL(url)`,
 /// then the protocol, the scheme cut to 48 units as `truncateChars` cuts it. One line in (a JSON
@@ -46,14 +58,21 @@ process.stdout.write(out.map((o) => JSON.stringify(o)).join("\n") + "\n");
 
 #[test]
 fn the_reference_judges_every_url_as_upstream_does_on_bun() {
-    let Some(bun) = find_bun() else {
-        // Written past the test harness's capture, so that a skip is seen in every run.
-        let _ = writeln!(
-            std::io::stderr(),
-            "bun_urls: skipped: bun not found (set {BUN_VARIABLE}, put bun on PATH, or run \
-             `npm install @oven/bun-linux-x64` in /tmp/bun)"
-        );
-        return;
+    let bun = match find_bun() {
+        Ok(bun) => bun,
+        Err(why) => {
+            let how = format!(
+                "set {BUN_VARIABLE}, or run `npm install --no-save --no-package-lock \
+                 @oven/bun-linux-x64@{BUN_VERSION}` in target/bun-{BUN_VERSION}"
+            );
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "bun_urls: CI is set and {why}: {how}"
+            );
+            // Written past the test harness's capture, so that a skip is seen in every run.
+            let _ = writeln!(std::io::stderr(), "bun_urls: skipped: {why} ({how})");
+            return;
+        }
     };
     let urls = every_url();
     assert!(urls.len() > 1000, "{} URLs", urls.len());
@@ -131,6 +150,12 @@ fn the_generated_hard_cases_cover_every_family() {
         "\u{0}",
         "\u{200d}",
         "foo://",
+        "a\u{180e}b",
+        "a\u{17b4}b",
+        "xn--\u{200b}xn---3ra",
+        "a%E1%A0%8Eb",
+        "a\u{10023}b",
+        "xn--ab-v17n",
     ] {
         assert!(
             cases.iter().any(|c| c.contains(needle)),
@@ -141,27 +166,53 @@ fn the_generated_hard_cases_cover_every_family() {
     assert_eq!(unique.len(), cases.len(), "no case is generated twice");
 }
 
-/// `VVOC_BUN` (which must then run), else `bun` on `PATH`, else the one in `/tmp/bun`.
-fn find_bun() -> Option<PathBuf> {
-    if let Some(bun) = std::env::var_os(BUN_VARIABLE) {
-        let bun = PathBuf::from(bun);
-        assert!(
-            runs(&bun),
-            "{BUN_VARIABLE}={} does not run (`--version` failed)",
-            bun.display()
-        );
-        return Some(bun);
+/// `VVOC_BUN` (which must then run), else the first of the one in the workspace's `target/`,
+/// `bun` on `PATH` and the one in `/tmp/bun` that runs; it must be Bun 1.3.8. The error says
+/// which Bun was found instead, or that none was.
+fn find_bun() -> Result<PathBuf, String> {
+    let candidates = match std::env::var_os(BUN_VARIABLE) {
+        Some(bun) => {
+            let bun = PathBuf::from(bun);
+            assert!(
+                version(&bun).is_some(),
+                "{BUN_VARIABLE}={} does not run (`--version` failed)",
+                bun.display()
+            );
+            vec![bun]
+        }
+        None => vec![
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("..")
+                .join(BUN_IN_TARGET),
+            PathBuf::from("bun"),
+            PathBuf::from(BUN_IN_TMP),
+        ],
+    };
+    let mut found = Vec::new();
+    for bun in candidates {
+        match version(&bun) {
+            Some(v) if v == BUN_VERSION => return Ok(bun),
+            Some(v) => found.push(format!("{} is Bun {v}", bun.display())),
+            None => {}
+        }
     }
-    [PathBuf::from("bun"), PathBuf::from(BUN_IN_TMP)]
-        .into_iter()
-        .find(|bun| runs(bun))
+    if found.is_empty() {
+        Err(format!("Bun {BUN_VERSION} not found (no bun found)"))
+    } else {
+        Err(format!(
+            "Bun {BUN_VERSION} not found ({}; its answers are not the authority)",
+            found.join(", ")
+        ))
+    }
 }
 
-fn runs(bun: &Path) -> bool {
-    Command::new(bun)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
+/// What `bun --version` says, trimmed, or `None` when it does not run.
+fn version(bun: &Path) -> Option<String> {
+    let output = Command::new(bun).arg("--version").output().ok()?;
+    output
+        .status
+        .success()
+        .then(|| String::from_utf8_lossy(&output.stdout).trim().to_owned())
 }
 
 /// The URL of every `web_fetch` vector whose `url` is a non-empty string (so the URL rule runs
@@ -231,8 +282,54 @@ fn generated() -> Vec<String> {
     }
     cases.extend(WHOLE.iter().map(|url| (*url).to_owned()));
     cases.push(format!("{}://h.test/", "a".repeat(60)));
+    cases.extend(idna_cases());
     let mut seen = BTreeSet::new();
     cases.retain(|case| seen.insert(case.clone()));
+    cases
+}
+
+/// Every code point of the IDNA sweep (the ranges Bun 1.3.8's table disallows and newer ones do
+/// not, one code point past each end, and the controls both tables agree on) in a host, alone
+/// and around `xn--` labels, under every special scheme, and percent-encoded; and the code points
+/// above U+FFFF ending in a forbidden host code point in an opaque host, and in a domain.
+fn idna_cases() -> Vec<String> {
+    let mut code_points: Vec<char> = IDNA_RANGES
+        .iter()
+        .flat_map(|&(first, last)| first.saturating_sub(1)..=last + 1)
+        .filter_map(char::from_u32)
+        .chain(IDNA_CONTROLS.iter().copied())
+        .collect();
+    code_points.sort_unstable();
+    code_points.dedup();
+    let mut cases = Vec::new();
+    for scheme in SPECIAL {
+        for host in IDNA_HOSTS {
+            for c in &code_points {
+                cases.push(format!(
+                    "{scheme}://{}/",
+                    host.replace("{}", &c.to_string())
+                ));
+            }
+        }
+    }
+    for c in &code_points {
+        let encoded: String = c
+            .to_string()
+            .bytes()
+            .map(|byte| format!("%{byte:02X}"))
+            .collect();
+        cases.push(format!("http://a{encoded}b/"));
+        cases.push(format!("http:xn--{c}xn---3ra"));
+    }
+    for plane in 1..=16_u32 {
+        for &forbidden in FORBIDDEN_HOST {
+            if let Some(c) = char::from_u32(plane * 0x1_0000 + u32::from(forbidden)) {
+                cases.push(format!("foo://a{c}b/"));
+                cases.push(format!("foo://u@{c}:1/"));
+                cases.push(format!("http://a{c}b/"));
+            }
+        }
+    }
     cases
 }
 
@@ -326,6 +423,15 @@ const HOSTS: &[&str] = &[
     "a\u{ad}b",
     "\u{ad}",
     "a\u{180e}b",
+    "a\u{17b4}b",
+    "\u{180e}xn--xn---3ra",
+    "xn--\u{200b}xn---3ra",
+    "xn--xn---3r\u{ff21}",
+    "xn--xn---3ra.a\u{301}",
+    "xn--ab-v17n",
+    "xn--ab-h0o",
+    "xn--ab-50o",
+    "xn--ab-v17n.xn--xn---3ra",
     "\u{5d0}1",
     "1\u{5d0}",
     "\u{5d0}\u{5d1}",
@@ -573,4 +679,19 @@ const WHOLE: &[&str] = &[
     "file:///tmp/secret",
     "file://h.test:80/",
     "file://%zz/",
+    "ftp:a\u{180e}",
+    "ws:a\u{17b4}",
+    "http:xn--\u{200b}xn---3ra",
+    "http:\u{180e}xn--xn---3ra",
+    "http:xn--xn---3r\u{ff21}",
+    "http://xn--xn---3ra.a\u{301}/",
+    "http://a%e1%a0%8eb/",
+    "http://a%E1%A0%8E%E1%A0%8Eb/",
+    "http://a%E1%A0b/",
+    "http://h.test/\u{180e}?\u{180e}#\u{180e}",
+    "http://u\u{180e}@h.test/%E1%A0%8E",
+    "foo://a\u{180e}b/",
+    "foo://a%F0%90%80%A3b/",
+    "foo://h/\u{10023}",
+    "foo://u\u{10023}@h/",
 ];

@@ -173,6 +173,15 @@ pub const URLS: &[&str] = &[
     "http://a。b/",
     "http://a\u{200b}b.test/",
     "http://a\u{180e}b/",
+    "http://a\u{17b4}b/",
+    "ftp:a\u{180e}",
+    "http:xn--\u{200b}xn---3ra",
+    "http:\u{180e}xn--xn---3ra",
+    "http:xn--xn---3r\u{ff21}",
+    "http://xn--xn---3ra.a\u{301}/",
+    "http://xn--ab-v17n/",
+    "http://a%E1%A0%8Eb/",
+    "foo://a\u{10023}b/",
     "http://a\u{ad}b/",
     "http://1.2.3.4/",
     "http://0x7f.1/",
@@ -321,13 +330,198 @@ pub const ABSOLUTE: &[&str] = &[
     "\u{3000}",
 ];
 
-/// A URL: a whole one from the list, or one assembled from hard parts.
+/// The code points whose verdict in a domain hangs on the IDNA table: Bun 1.3.8's (UTS #46 for
+/// Unicode 15.1, the authority of behaviour.md §5.5) disallows every one, while the newer tables
+/// of 16.0 and 17.0 map them to nothing (U+180E, U+17B4), map them (U+04C0, Georgian capitals),
+/// make them valid (U+1806) or have them as characters assigned since. Found by a sweep of every
+/// code point U+0080..U+10FFFF in a host, judged by Bun 1.3.8 and by the `url` crate; inclusive
+/// ranges.
+pub const IDNA_RANGES: &[(u32, u32)] = &[
+    (0x4C0, 0x4C0),
+    (0x88F, 0x88F),
+    (0x897, 0x897),
+    (0xC5C, 0xC5C),
+    (0xCDC, 0xCDC),
+    (0x10A0, 0x10C5),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x1806, 0x1806),
+    (0x180E, 0x180E),
+    (0x1ACF, 0x1ADD),
+    (0x1AE0, 0x1AEB),
+    (0x1B4E, 0x1B4F),
+    (0x1B7F, 0x1B7F),
+    (0x1C89, 0x1C8A),
+    (0x2061, 0x2063),
+    (0x206A, 0x206F),
+    (0x20C1, 0x20C1),
+    (0x2132, 0x2132),
+    (0x2183, 0x2183),
+    (0x2427, 0x2429),
+    (0x2B96, 0x2B96),
+    (0x3164, 0x3164),
+    (0x31E4, 0x31E5),
+    (0xA7CB, 0xA7CF),
+    (0xA7D2, 0xA7D2),
+    (0xA7D4, 0xA7D4),
+    (0xA7DA, 0xA7DC),
+    (0xA7F1, 0xA7F1),
+    (0xFBC3, 0xFBD2),
+    (0xFD90, 0xFD91),
+    (0xFDC8, 0xFDCE),
+    (0xFFA0, 0xFFA0),
+    (0x105C0, 0x105F3),
+    (0x10940, 0x10959),
+    (0x10D4A, 0x10D65),
+    (0x10D69, 0x10D85),
+    (0x10D8E, 0x10D8F),
+    (0x10EC2, 0x10EC7),
+    (0x10ED0, 0x10ED8),
+    (0x10EFA, 0x10EFC),
+    (0x11380, 0x11389),
+    (0x1138B, 0x1138B),
+    (0x1138E, 0x1138E),
+    (0x11390, 0x113B5),
+    (0x113B7, 0x113C0),
+    (0x113C2, 0x113C2),
+    (0x113C5, 0x113C5),
+    (0x113C7, 0x113CA),
+    (0x113CC, 0x113D5),
+    (0x113D7, 0x113D8),
+    (0x113E1, 0x113E2),
+    (0x116D0, 0x116E3),
+    (0x11B60, 0x11B67),
+    (0x11BC0, 0x11BE1),
+    (0x11BF0, 0x11BF9),
+    (0x11DB0, 0x11DDB),
+    (0x11DE0, 0x11DE9),
+    (0x11F5A, 0x11F5A),
+    (0x13460, 0x143FA),
+    (0x16100, 0x16139),
+    (0x16D40, 0x16D79),
+    (0x16EA0, 0x16EB8),
+    (0x16EBB, 0x16ED3),
+    (0x16FF2, 0x16FF6),
+    (0x187F8, 0x187FF),
+    (0x18CFF, 0x18CFF),
+    (0x18D09, 0x18D1E),
+    (0x18D80, 0x18DF2),
+    (0x1CC00, 0x1CCFC),
+    (0x1CD00, 0x1CEB3),
+    (0x1CEBA, 0x1CED0),
+    (0x1CEE0, 0x1CEF0),
+    (0x1D173, 0x1D17A),
+    (0x1E5D0, 0x1E5FA),
+    (0x1E5FF, 0x1E5FF),
+    (0x1E6C0, 0x1E6DE),
+    (0x1E6E0, 0x1E6F5),
+    (0x1E6FE, 0x1E6FF),
+    (0x1F6D8, 0x1F6D8),
+    (0x1F777, 0x1F77A),
+    (0x1F8B2, 0x1F8BB),
+    (0x1F8C0, 0x1F8C1),
+    (0x1F8D0, 0x1F8D8),
+    (0x1FA54, 0x1FA57),
+    (0x1FA89, 0x1FA8A),
+    (0x1FA8E, 0x1FA8F),
+    (0x1FABE, 0x1FABE),
+    (0x1FAC6, 0x1FAC6),
+    (0x1FAC8, 0x1FAC8),
+    (0x1FACD, 0x1FACD),
+    (0x1FADC, 0x1FADC),
+    (0x1FADF, 0x1FADF),
+    (0x1FAE9, 0x1FAEA),
+    (0x1FAEF, 0x1FAEF),
+    (0x1FBCB, 0x1FBEF),
+    (0x1FBFA, 0x1FBFA),
+    (0x2B73A, 0x2B73F),
+    (0x2CEA2, 0x2CEAD),
+    (0x2F868, 0x2F868),
+    (0x2F874, 0x2F874),
+    (0x2F91F, 0x2F91F),
+    (0x2F95F, 0x2F95F),
+    (0x2F9BF, 0x2F9BF),
+    (0x323B0, 0x33479),
+];
+
+/// The controls on each side of [`IDNA_RANGES`]: code points both tables map to nothing (soft
+/// hyphen, combining grapheme joiner, zero-width space, word joiner, variation selectors, the
+/// other Mongolian free variation selectors, byte order mark, shorthand format control) and ones
+/// both refuse in a host (the zero-width joiners, the language tag).
+pub const IDNA_CONTROLS: &[char] = &[
+    '\u{ad}',
+    '\u{34f}',
+    '\u{200b}',
+    '\u{2060}',
+    '\u{fe00}',
+    '\u{fe0f}',
+    '\u{feff}',
+    '\u{180b}',
+    '\u{180c}',
+    '\u{180d}',
+    '\u{180f}',
+    '\u{1bca0}',
+    '\u{e0100}',
+    '\u{200c}',
+    '\u{200d}',
+    '\u{e0001}',
+];
+
+/// The forbidden host code points. Above U+FFFF, a code point whose low 16 bits are one of these
+/// fails in an opaque host on Bun 1.3.8 (ada reads the code point cut to 16 bits there).
+pub const FORBIDDEN_HOST: &[char] = &[
+    '\0', '\t', '\n', '\r', ' ', '#', '/', ':', '<', '>', '?', '@', '[', '\\', ']', '^', '|',
+];
+
+/// Hosts around one code point (`{}`): inside a label, alone, and before, inside and after an
+/// `xn--` label.
+pub const IDNA_HOSTS: &[&str] = &[
+    "a{}b",
+    "{}",
+    "{}xn--xn---3ra",
+    "xn--{}xn---3ra",
+    "xn--xn---3ra.a{}",
+];
+
+/// A code point of [`IDNA_RANGES`] (or just outside one), of [`IDNA_CONTROLS`], or above
+/// U+FFFF ending in a forbidden host code point.
+pub fn idna_char(rng: &mut Rng) -> char {
+    let code = match rng.below(8) {
+        0 => u32::from(*rng.pick(IDNA_CONTROLS).unwrap_or(&'\u{200b}')),
+        1 => {
+            let plane = u32::try_from(rng.between(1, 16)).unwrap_or(1);
+            plane * 0x1_0000 + u32::from(*rng.pick(FORBIDDEN_HOST).unwrap_or(&'#'))
+        }
+        2 => {
+            let &(first, last) = rng.pick(IDNA_RANGES).unwrap_or(&(0x180e, 0x180e));
+            if rng.percent(50) { first - 1 } else { last + 1 }
+        }
+        _ => {
+            let &(first, last) = rng.pick(IDNA_RANGES).unwrap_or(&(0x180e, 0x180e));
+            let span = usize::try_from(last - first).unwrap_or(0);
+            first + u32::try_from(rng.below(span + 1)).unwrap_or(0)
+        }
+    };
+    char::from_u32(code).unwrap_or('\u{180e}')
+}
+
+/// A URL: a whole one from the list, or one assembled from hard parts (a fifth of the time with
+/// a host around a code point of [`idna_char`]).
 pub fn url(rng: &mut Rng) -> JsString {
     if rng.percent(50) {
         return JsString::from(*rng.pick(URLS).unwrap_or(&"http://a"));
     }
     let mut text = String::new();
-    for part in [SCHEMES, SEPARATORS, USERINFO, HOSTS, PORTS, URL_PATHS] {
+    for part in [SCHEMES, SEPARATORS, USERINFO] {
+        text.push_str(rng.pick(part).unwrap_or(&""));
+    }
+    if rng.percent(20) {
+        let host = rng.pick(IDNA_HOSTS).unwrap_or(&"{}");
+        text.push_str(&host.replace("{}", idna_char(rng).encode_utf8(&mut [0; 4])));
+    } else {
+        text.push_str(rng.pick(HOSTS).unwrap_or(&""));
+    }
+    for part in [PORTS, URL_PATHS] {
         text.push_str(rng.pick(part).unwrap_or(&""));
     }
     let mut url = JsString::from(text);
