@@ -1,9 +1,14 @@
 //! The DOM turndown walks: html5ever's parse of a document, copied into an arena of linked nodes.
 
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use html5ever::tendril::TendrilSink;
-use html5ever::{ParseOpts, ns, parse_document};
+use html5ever::buffer_queue::BufferQueue;
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::states::{RawKind, State};
+use html5ever::tokenizer::{TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts};
+use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
+use html5ever::{TokenizerResult, ns};
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
 
 /// A node's index in its [`Dom`].
@@ -45,30 +50,48 @@ impl Dom {
     /// The document's parse, and the first element in tree order whose `id` is `id`
     /// (`document.getElementById`), if any.
     pub fn parse(html: &str, id: &str) -> (Dom, Option<Id>) {
-        // domino parses `<noscript>` in a body as an ordinary element, whatever its scripting
-        // flag (only the head treats it as raw text), and turndown's input is all body: the
-        // spec's scripting-disabled parse gives the same tree there.
-        let mut opts = ParseOpts::default();
-        opts.tree_builder.scripting_enabled = false;
-        let rc = parse_document(RcDom::default(), opts).one(html);
+        // The parse is kept until the copy is made: dropping the tree builder empties the nodes
+        // it still holds.
+        let parse = parse_as_domino(html);
+        let document = Rc::clone(&parse.builder.sink.document);
         let mut dom = Dom::default();
-        let document = dom.push(Kind::Other, None);
-        // Each entry: a node of the parse and the arena node to append its children to.
-        let mut stack: Vec<(Handle, Id)> = vec![(Rc::clone(&rc.document), document)];
-        while let Some((handle, parent)) = stack.pop() {
+        let root = dom.push(Kind::Other, None);
+        // Each entry: a node of the parse, the arena node to append its children to, and
+        // whether a `<select>` is among them.
+        let mut stack: Vec<(Handle, Id, bool)> = vec![(document, root, false)];
+        while let Some((handle, parent, in_select)) = stack.pop() {
             let mut added = Vec::new();
             for child in handle.children.borrow().iter() {
                 let kind = kind_of(child);
-                let is_element = matches!(kind, Kind::Element { .. });
-                let node = dom.push(kind, Some(parent));
-                if is_element {
-                    added.push((Rc::clone(child), node));
+                let Kind::Element { name, .. } = &kind else {
+                    dom.push_merging_text(kind, parent);
+                    continue;
+                };
+                // domino ignores `<hr>` in a select (html5ever follows the later spec that keeps it).
+                if in_select && name == "HR" {
+                    continue;
                 }
+                let select = in_select || name == "SELECT";
+                let node = dom.push(kind, Some(parent));
+                added.push((Rc::clone(child), node, select));
             }
             stack.extend(added);
         }
-        let found = dom.first_with_id(document, id);
+        let found = dom.first_with_id(root, id);
         (dom, found)
+    }
+
+    /// A child appended, text merged into a text node before it (an `<hr>` left out may have
+    /// separated two).
+    fn push_merging_text(&mut self, kind: Kind, parent: Id) {
+        if let Kind::Text(data) = &kind
+            && let Some(last) = self.nodes[parent].last_child
+            && let Kind::Text(before) = &mut self.nodes[last].kind
+        {
+            before.push_str(data);
+            return;
+        }
+        self.push(kind, Some(parent));
     }
 
     fn push(&mut self, kind: Kind, parent: Option<Id>) -> Id {
@@ -260,5 +283,105 @@ fn kind_of(handle: &Handle) -> Kind {
             }
         }
         _ => Kind::Other,
+    }
+}
+
+/// The tree builder shared by the tokenizers of one parse, and what domino's tokenizer would
+/// have made of the tokens so far.
+struct Shared {
+    builder: TreeBuilder<Handle, RcDom>,
+    /// The name of the last start tag that was not self-closing: domino's `lasttagname`, the
+    /// end tag that closes raw text (its self-closing start tags leave it as it was).
+    last_start_tag: RefCell<String>,
+    /// Set when a self-closing start tag switched to raw text: its kind.
+    raw_after_self_closing: Cell<Option<RawKind>>,
+}
+
+/// The tree builder as each tokenizer's sink.
+struct Sink(Rc<Shared>);
+
+impl TokenSink for Sink {
+    type Handle = Handle;
+
+    fn process_token(&self, token: Token, line_number: u64) -> TokenSinkResult<Handle> {
+        let shared = &self.0;
+        let self_closing_start = match &token {
+            Token::TagToken(tag) if tag.kind == TagKind::StartTag => {
+                if !tag.self_closing {
+                    *shared.last_start_tag.borrow_mut() = tag.name.to_string();
+                }
+                tag.self_closing
+            }
+            _ => false,
+        };
+        let result = shared.builder.process_token(token, line_number);
+        match result {
+            TokenSinkResult::RawData(kind) if self_closing_start => {
+                // Stop this tokenizer here: the raw text is read by one that knows domino's end tag.
+                shared.raw_after_self_closing.set(Some(kind));
+                TokenSinkResult::Script(Rc::clone(&shared.builder.sink.document))
+            }
+            other => other,
+        }
+    }
+
+    fn end(&self) {
+        self.0.builder.end();
+    }
+
+    fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
+        self.0
+            .builder
+            .adjusted_current_node_present_but_not_in_html_namespace()
+    }
+}
+
+/// The document as domino parses it: html5ever's HTML5 tree construction, with the two places
+/// where domino 2.2 departs from it reproduced.
+///
+/// - The scripting flag is off: domino parses `<noscript>` in a body as an ordinary element
+///   (only its head treats it as raw text), and turndown's input is all body.
+/// - Raw text or RCDATA opened by a self-closing start tag (`<script/>`, `<style/>`,
+///   `<title/>`, `<textarea/>`, `<iframe/>`, `<xmp/>`, ...) ends at the end tag of the last start
+///   tag that was not self-closing, not at its own: domino's tokenizer does not note self-closing
+///   start tags. The rest of the document goes to a tokenizer started in that raw-text state.
+fn parse_as_domino(html: &str) -> Rc<Shared> {
+    let builder = TreeBuilder::new(
+        RcDom::default(),
+        TreeBuilderOpts {
+            scripting_enabled: false,
+            ..TreeBuilderOpts::default()
+        },
+    );
+    let shared = Rc::new(Shared {
+        builder,
+        last_start_tag: RefCell::new(String::new()),
+        raw_after_self_closing: Cell::new(None),
+    });
+    let input = BufferQueue::default();
+    input.push_back(StrTendril::from(html));
+    let mut opts = TokenizerOpts::default();
+    loop {
+        let tokenizer = Tokenizer::new(Sink(Rc::clone(&shared)), opts.clone());
+        loop {
+            match tokenizer.feed(&input) {
+                TokenizerResult::Done => {
+                    tokenizer.end();
+                    return shared;
+                }
+                TokenizerResult::Script(_) => {
+                    if shared.raw_after_self_closing.get().is_some() {
+                        break;
+                    }
+                }
+            }
+        }
+        let kind = shared.raw_after_self_closing.take();
+        opts = TokenizerOpts {
+            initial_state: kind.map(State::RawData),
+            last_start_tag_name: Some(shared.last_start_tag.borrow().clone()),
+            discard_bom: false,
+            ..TokenizerOpts::default()
+        };
     }
 }
