@@ -24,6 +24,7 @@ pub mod report;
 pub mod run;
 pub mod scenario;
 pub mod serve;
+pub mod web;
 
 pub use compare::Level;
 pub use load::error::LoadError;

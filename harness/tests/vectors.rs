@@ -1,6 +1,6 @@
 //! Every vector and scenario under `vectors/`, one libtest-mimic trial each (`<tool>:<id>`), run
 //! against the reference implementation and compared exactly; scenarios run in scratch
-//! directories under `/tmp`.
+//! directories under `/tmp`, web scenarios against a fixture server on 127.0.0.1.
 
 use std::process::ExitCode;
 
@@ -11,6 +11,7 @@ use vvoc_harness::scenario::compare::{ScenarioLevel, explain, passes};
 use vvoc_harness::scenario::model::Scenario;
 use vvoc_harness::scenario::play::play_reference;
 use vvoc_harness::scenario::scratch::default_parent;
+use vvoc_harness::web::{self, model::WebScenario};
 use vvoc_harness::{Level, compare, default_vectors_dir};
 use vvoc_reference::{Verdict, validate_json};
 
@@ -57,6 +58,11 @@ fn main() -> ExitCode {
         let known = known(&name);
         Trial::test(name, move || check_scenario(&scenario, known)).with_kind("scenario")
     }));
+    trials.extend(suite.web.into_iter().map(|scenario| {
+        let name = scenario.name();
+        let known = known(&name);
+        Trial::test(name, move || check_web(&scenario, known)).with_kind("web scenario")
+    }));
     // An interrupt's handler, not the end of the run, ends the program (with 130).
     vvoc_harness::peer::child::unless_interrupted(libtest_mimic::run(&args, trials).exit_code())
 }
@@ -74,6 +80,22 @@ fn check_scenario(scenario: &Scenario, known_failure: Option<&str>) -> Result<()
         )
         .into()),
         (false, None) => Err(explain(scenario, &answer, ScenarioLevel::Exact).into()),
+    }
+}
+
+/// Plays one web scenario against its fixture server on 127.0.0.1 and explains any difference:
+/// the call, the expected and received result, asks and requests, with a diff.
+fn check_web(scenario: &WebScenario, known_failure: Option<&str>) -> Result<(), Failed> {
+    let answer = web::play::play_reference(scenario);
+    let passed = web::compare::passes(scenario, &answer, ScenarioLevel::Exact);
+    match (passed, known_failure) {
+        (true, None) | (false, Some(_)) => Ok(()),
+        (true, Some(why)) => Err(format!(
+            "{} now passes but is listed in KNOWN_FAILURES ({why}); remove it from the list in harness/tests/vectors.rs",
+            scenario.name()
+        )
+        .into()),
+        (false, None) => Err(web::compare::explain(scenario, &answer, ScenarioLevel::Exact).into()),
     }
 }
 

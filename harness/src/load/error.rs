@@ -9,6 +9,7 @@ use vvoc_reference::Tool;
 use vvoc_reference::json::ParseError;
 
 use crate::scenario::model::ScenarioProblem;
+use crate::web::model::WebProblem;
 
 /// Why a vector file, or a vectors folder, cannot be used.
 #[derive(Debug)]
@@ -44,6 +45,13 @@ pub enum LoadError {
         index: usize,
         id: Option<String>,
         problem: Box<ScenarioProblem>,
+    },
+    /// A web scenario is malformed, or could reach past loopback.
+    WebScenario {
+        file: PathBuf,
+        index: usize,
+        id: Option<String>,
+        problem: WebProblem,
     },
 }
 
@@ -201,6 +209,18 @@ impl fmt::Display for LoadError {
                 problem,
             } => {
                 write!(f, "{}: scenario {index}", file.display())?;
+                if let Some(id) = id {
+                    write!(f, " ({id:?})")?;
+                }
+                write!(f, ": {problem}")
+            }
+            LoadError::WebScenario {
+                file,
+                index,
+                id,
+                problem,
+            } => {
+                write!(f, "{}: web scenario {index}", file.display())?;
                 if let Some(id) = id {
                     write!(f, " ({id:?})")?;
                 }

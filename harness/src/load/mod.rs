@@ -11,3 +11,4 @@ pub mod scenario;
 pub mod sources;
 pub mod suite;
 pub mod vector;
+pub mod web;

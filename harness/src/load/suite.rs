@@ -13,8 +13,10 @@ use crate::load::error::{FileProblem, LoadError, VectorProblem};
 use crate::load::scenario::parse_scenario;
 use crate::load::sources::{Source, SuiteFile};
 use crate::load::vector::{Vector, parse_vector};
+use crate::load::web::parse_web_scenario;
 use crate::parallel::map_in_order;
 use crate::scenario::model::{Scenario, ScenarioProblem};
+use crate::web::model::WebScenario;
 
 /// Everything the vectors folders hold.
 #[derive(Clone, Debug, Default)]
@@ -23,6 +25,8 @@ pub struct Suite {
     pub vectors: Vec<Vector>,
     /// The scenarios, in load order.
     pub scenarios: Vec<Scenario>,
+    /// The web scenarios, in load order.
+    pub web: Vec<WebScenario>,
     /// Every full name (`<tool>:<id>`) in load order, vectors and scenarios mixed as in the files.
     pub names: Vec<String>,
     /// How many files held vectors and how many held scenarios.
@@ -91,6 +95,21 @@ pub fn load_sources(sources: &[Source]) -> Result<Suite, LoadError> {
                 seen.insert(key, first("scenario", file, scenario.index));
                 suite.names.push(scenario.name());
                 suite.scenarios.push(scenario);
+            }
+            for mut scenario in part.web {
+                scenario.source.clone_from(source);
+                let key = (scenario.tool, scenario.id.clone());
+                if let Some(first) = seen.get(&key) {
+                    return Err(duplicate_scenario(
+                        &scenario.file,
+                        scenario.index,
+                        scenario.id,
+                        first,
+                    ));
+                }
+                seen.insert(key, first("scenario", file, scenario.index));
+                suite.names.push(scenario.name());
+                suite.web.push(scenario);
             }
         }
         match set {
@@ -194,13 +213,28 @@ pub fn parse_suite_file(file: &Path, text: &str) -> Result<Suite, LoadError> {
             FileProblem::MissingVectors
         })
     })?;
-    if scenario_file && !vvoc_reference::exec::executes(tool) {
+    let web = matches!(tool, Tool::WebFetch | Tool::WebSearch);
+    if scenario_file && !web && !vvoc_reference::exec::executes(tool) {
         return Err(file_error(FileProblem::NotExecuted(tool)));
     }
     let mut suite = Suite::default();
     let mut seen: HashMap<String, usize> = HashMap::new();
     for (index, item) in items.iter().enumerate() {
-        let id = if scenario_file {
+        let id = if scenario_file && web {
+            let scenario = parse_web_scenario(tool, file, index, item)?;
+            let id = scenario.id.clone();
+            if let Some(&first_index) = seen.get(&id) {
+                return Err(duplicate_scenario(
+                    file,
+                    index,
+                    id,
+                    &first("scenario", file, first_index),
+                ));
+            }
+            suite.names.push(scenario.name());
+            suite.web.push(scenario);
+            id
+        } else if scenario_file {
             let scenario = parse_scenario(tool, file, index, item)?;
             let id = scenario.id.clone();
             if let Some(&first_index) = seen.get(&id) {

@@ -336,6 +336,12 @@ pub enum Observed {
         /// Always `true`.
         unsupported: bool,
     },
+    /// A web call, whole: `family` and `result` or `throws` (or why there was neither),
+    /// `asks` and `requests`.
+    Web {
+        /// The object.
+        web: Embedded,
+    },
 }
 
 /// A step and what it came to.

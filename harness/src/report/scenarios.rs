@@ -7,14 +7,15 @@ use crate::report::conformance::{
     Change as ChangeKind, Compared, DirectoryChange, FIXED, Observed, ScenarioDetail,
     ScenarioResult, ScenarioSection, ScenarioTotals, StepCameTo, StepReport, ToolId, milliseconds,
 };
+use crate::run::records::{Played, ScenarioRecord};
 use crate::run::result::RunResult;
-use crate::scenario::compare::{
-    ScenarioLevel, describe, differing_steps, expected_reply, explain, plain,
-};
+use crate::scenario::compare::{ScenarioLevel, differing_steps, expected_reply, explain, plain};
 use crate::scenario::model::{Reply, Scenario, Step};
 use crate::scenario::play::ScenarioAnswer;
-use crate::scenario::records::ScenarioRecord;
 use crate::scenario::tree::{Change, differences};
+use crate::web::compare as web_compare;
+use crate::web::model::WebScenario;
+use crate::web::play::WebAnswer;
 
 /// The `scenarios` member of `conformance.json`, when the run had scenarios.
 pub fn section(run: &RunResult) -> Option<ScenarioSection> {
@@ -42,20 +43,26 @@ pub fn section(run: &RunResult) -> Option<ScenarioSection> {
 }
 
 fn result(record: &ScenarioRecord, level: ScenarioLevel) -> ScenarioResult {
-    let scenario = &record.scenario;
-    let detail = (record.outcome != Outcome::Pass).then(|| detail(record, level));
+    let detail = (record.outcome != Outcome::Pass).then(|| match &record.played {
+        Played::Editor { scenario, answer } => detail(record, scenario, answer, level),
+        Played::Web { scenario, answer } => web_detail(record, scenario, answer, level),
+    });
     ScenarioResult {
-        scenario: scenario.name(),
-        file: scenario.source.clone(),
+        scenario: record.name(),
+        file: record.source().to_owned(),
         outcome: record.outcome,
         duration_ms: milliseconds(record.duration),
         detail,
     }
 }
 
-/// What happened to a scenario that did not pass.
-fn detail(record: &ScenarioRecord, level: ScenarioLevel) -> ScenarioDetail {
-    let (scenario, answer) = (&record.scenario, &record.answer);
+/// What happened to an editor scenario that did not pass.
+fn detail(
+    record: &ScenarioRecord,
+    scenario: &Scenario,
+    answer: &ScenarioAnswer,
+    level: ScenarioLevel,
+) -> ScenarioDetail {
     let (expected, received) = sides(scenario, answer, level);
     let directory = directory(scenario, answer);
     let passes_at = ScenarioLevel::ALL
@@ -67,7 +74,12 @@ fn detail(record: &ScenarioRecord, level: ScenarioLevel) -> ScenarioDetail {
             .steps
             .get(at.step.saturating_sub(1))
             .and_then(step_input),
-        Some(Observed::After { .. } | Observed::Runner { .. } | Observed::Unsupported { .. })
+        Some(
+            Observed::After { .. }
+            | Observed::Runner { .. }
+            | Observed::Unsupported { .. }
+            | Observed::Web { .. },
+        )
         | None => None,
     };
     let explanation = unless_fixed(record, format!("{}: {FIXED}\n", scenario.name()), || {
@@ -81,6 +93,36 @@ fn detail(record: &ScenarioRecord, level: ScenarioLevel) -> ScenarioDetail {
         received,
         directory,
         passes_at,
+    }
+}
+
+/// What happened to a web scenario that did not pass: both sides whole (the result or the raised
+/// text, the permission requests, the requests), as the explanation shows them.
+fn web_detail(
+    record: &ScenarioRecord,
+    scenario: &WebScenario,
+    answer: &WebAnswer,
+    level: ScenarioLevel,
+) -> ScenarioDetail {
+    let explanation = unless_fixed(record, format!("{}: {FIXED}\n", scenario.name()), || {
+        plain(&web_compare::explain(scenario, answer, level))
+    });
+    let (expected, received) = web_compare::sides(scenario, answer);
+    ScenarioDetail {
+        what: what(record, level),
+        explanation,
+        input: Some(Embedded(scenario.call.clone())),
+        expected: Some(Observed::Web {
+            web: Embedded(expected),
+        }),
+        received: Observed::Web {
+            web: Embedded(received),
+        },
+        directory: None,
+        passes_at: ScenarioLevel::ALL
+            .into_iter()
+            .rev()
+            .find(|&l| record.passes_at(l)),
     }
 }
 
@@ -170,9 +212,7 @@ fn directory(scenario: &Scenario, answer: &ScenarioAnswer) -> Option<Vec<Directo
 
 /// One line on what happened to a scenario.
 pub(crate) fn what(record: &ScenarioRecord, level: ScenarioLevel) -> String {
-    unless_fixed(record, FIXED.to_owned(), || {
-        describe(&record.scenario, &record.answer, level)
-    })
+    unless_fixed(record, FIXED.to_owned(), || record.describe(level))
 }
 
 /// `fixed` for a listed known failure that passes (its answer is no failure to tell), else what
@@ -193,7 +233,7 @@ fn unless_fixed(record: &ScenarioRecord, fixed: String, told: impl FnOnce() -> S
 
 pub(crate) fn sorted(run: &RunResult) -> Vec<&ScenarioRecord> {
     let mut records: Vec<&ScenarioRecord> = run.scenarios.iter().collect();
-    records.sort_by_key(|r| r.scenario.name());
+    records.sort_by_key(|r| r.name());
     records
 }
 

@@ -14,11 +14,12 @@ use crate::peer::process::keep_tail;
 use crate::peer::scenarios::{PeerScenarios, ScenarioRunError, run_peer_scenarios};
 use crate::peer::session::PeerSession;
 use crate::peer::vectors::{PeerRunError, run_peer};
+use crate::run::records::{Pending, ScenarioRecord, run_scenarios_reference};
 use crate::run::reference::run_reference;
 use crate::run::result::RunResult;
 use crate::scenario::model::Scenario;
 use crate::scenario::play::ScenarioAnswer;
-use crate::scenario::records::{ScenarioRecord, run_scenarios_reference};
+use crate::web::model::WebScenario;
 
 /// What a run takes and how it goes.
 #[derive(Clone, Debug)]
@@ -27,6 +28,8 @@ pub struct Plan {
     pub vectors: Vec<Vector>,
     /// The selected scenarios.
     pub scenarios: Vec<Scenario>,
+    /// The selected web scenarios.
+    pub web: Vec<WebScenario>,
     /// The level that decides pass and fail.
     pub level: Level,
     /// The names listed as known failures.
@@ -44,19 +47,24 @@ pub fn run_all(plan: Plan) -> Result<RunResult, PeerRunError> {
     let Plan {
         vectors,
         scenarios,
+        web,
         level,
         known,
         jobs,
         scratch,
         peer,
     } = plan;
-    crate::progress::begin(vectors.len(), scenarios.len());
+    crate::progress::begin(vectors.len(), scenarios.len() + web.len());
     match peer {
         None => {
             let mut result = run_reference(vectors, level, &known);
             let scenarios = match crate::progress::stopping() {
                 true => Vec::new(),
-                false => scenarios,
+                false => scenarios
+                    .into_iter()
+                    .map(Pending::Editor)
+                    .chain(web.into_iter().map(Pending::Web))
+                    .collect(),
             };
             let (records, elapsed) =
                 run_scenarios_reference(scenarios, level, &known, jobs, &scratch);

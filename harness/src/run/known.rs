@@ -11,8 +11,9 @@ use crate::compare::describe;
 use crate::load::error::{NotRegular, TextProblem};
 use crate::load::files::{not_regular, text};
 use crate::outcome::{Answer, Failure, Outcome};
+use crate::run::records::ScenarioRecord;
 use crate::run::result::RunResult;
-use crate::scenario::compare::{ScenarioLevel, describe as describe_scenario};
+use crate::scenario::compare::ScenarioLevel;
 
 /// The entries of a known-failure file.
 #[derive(Clone, Debug, Default)]
@@ -193,13 +194,7 @@ impl KnownFailures {
             .iter()
             .filter(|r| r.outcome.fails_run() || r.outcome == Outcome::KnownFail)
             .filter(|r| r.outcome != Outcome::Fixed)
-            .map(|r| {
-                let level = ScenarioLevel::of(run.level);
-                (
-                    r.scenario.name(),
-                    describe_scenario(&r.scenario, &r.answer, level),
-                )
-            });
+            .map(|r| (r.name(), r.describe(ScenarioLevel::of(run.level))));
         KnownFailures {
             entries: entries.chain(scenarios).collect(),
         }
@@ -212,7 +207,7 @@ impl KnownFailures {
             .records
             .iter()
             .map(|r| r.vector.name())
-            .chain(run.scenarios.iter().map(|r| r.scenario.name()))
+            .chain(run.scenarios.iter().map(ScenarioRecord::name))
             .collect();
         let kept: Vec<(String, String)> = older
             .entries

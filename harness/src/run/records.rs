@@ -1,4 +1,5 @@
-//! The scenarios of a run: one record each, and the in-process run (scenarios in parallel).
+//! The scenarios of a run, editor and web: one record each, and the in-process run (scenarios in
+//! parallel).
 
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::path::Path;
@@ -7,21 +8,44 @@ use std::time::{Duration, Instant};
 
 use crate::compare::Level;
 use crate::outcome::Outcome;
-use crate::scenario::compare::{ScenarioLevel, classify, passes};
+use vvoc_reference::Tool;
+
+use crate::scenario::compare::{ScenarioLevel, classify, describe, passes};
 use crate::scenario::model::Scenario;
 use crate::scenario::play::{ScenarioAnswer, play_reference};
+use crate::web::compare as web_compare;
+use crate::web::model::WebScenario;
+use crate::web::play::WebAnswer;
 
 /// One scenario's result.
 #[derive(Clone, Debug)]
 pub struct ScenarioRecord {
-    /// The scenario.
-    pub scenario: Scenario,
-    /// What it got.
-    pub answer: ScenarioAnswer,
+    /// The scenario and what it got.
+    pub played: Played,
     /// The outcome at the run's level.
     pub outcome: Outcome,
     /// How long it took.
     pub duration: Duration,
+}
+
+/// A scenario and its answer: an editor's, in a scratch directory, or a web tool's, against a
+/// fixture server.
+#[derive(Clone, Debug)]
+pub enum Played {
+    /// An editor scenario.
+    Editor {
+        /// The scenario.
+        scenario: Scenario,
+        /// What it got.
+        answer: ScenarioAnswer,
+    },
+    /// A web scenario.
+    Web {
+        /// The scenario.
+        scenario: WebScenario,
+        /// What it got.
+        answer: WebAnswer,
+    },
 }
 
 impl ScenarioRecord {
@@ -41,50 +65,120 @@ impl ScenarioRecord {
         );
         crate::progress::scenario_done();
         ScenarioRecord {
-            scenario,
-            answer,
+            played: Played::Editor { scenario, answer },
             outcome,
             duration,
         }
     }
 
+    /// Builds the record of a web scenario, as [`ScenarioRecord::new`] does an editor's.
+    pub fn web(
+        scenario: WebScenario,
+        answer: WebAnswer,
+        duration: Duration,
+        level: Level,
+        known_failures: &HashSet<String>,
+    ) -> ScenarioRecord {
+        let outcome = web_compare::classify(
+            &scenario,
+            &answer,
+            ScenarioLevel::of(level),
+            known_failures.contains(&scenario.name()),
+        );
+        crate::progress::scenario_done();
+        ScenarioRecord {
+            played: Played::Web { scenario, answer },
+            outcome,
+            duration,
+        }
+    }
+
+    /// The scenario's full name, `<tool>:<id>`.
+    pub fn name(&self) -> String {
+        match &self.played {
+            Played::Editor { scenario, .. } => scenario.name(),
+            Played::Web { scenario, .. } => scenario.name(),
+        }
+    }
+
+    /// The scenario's tool.
+    pub fn tool(&self) -> Tool {
+        match &self.played {
+            Played::Editor { scenario, .. } => scenario.tool,
+            Played::Web { scenario, .. } => scenario.tool,
+        }
+    }
+
+    /// The scenario's file, relative to its vectors folder.
+    pub fn source(&self) -> &str {
+        match &self.played {
+            Played::Editor { scenario, .. } => &scenario.source,
+            Played::Web { scenario, .. } => &scenario.source,
+        }
+    }
+
+    /// One line on what the scenario got at `level`.
+    pub fn describe(&self, level: ScenarioLevel) -> String {
+        match &self.played {
+            Played::Editor { scenario, answer } => describe(scenario, answer, level),
+            Played::Web { scenario, answer } => web_compare::describe(scenario, answer, level),
+        }
+    }
+
     /// Whether the scenario got what it expects at `level` (whatever the run's level).
     pub(crate) fn passes_at(&self, level: ScenarioLevel) -> bool {
-        passes(&self.scenario, &self.answer, level)
+        match &self.played {
+            Played::Editor { scenario, answer } => passes(scenario, answer, level),
+            Played::Web { scenario, answer } => web_compare::passes(scenario, answer, level),
+        }
     }
 }
 
-/// Runs the scenarios against the in-process reference, `jobs` at a time, each in its own scratch
-/// directory under `parent`; the records come back in scenario order, with the wall-clock time.
+/// A scenario waiting to be played.
+#[derive(Clone, Debug)]
+pub enum Pending {
+    /// An editor scenario.
+    Editor(Scenario),
+    /// A web scenario.
+    Web(WebScenario),
+}
+
+/// Runs the scenarios against the in-process reference, `jobs` at a time, each editor scenario in
+/// its own scratch directory under `parent`, each web scenario against its own fixture server;
+/// the records come back in scenario order, with the wall-clock time.
 pub(crate) fn run_scenarios_reference(
-    scenarios: Vec<Scenario>,
+    scenarios: Vec<Pending>,
     level: Level,
     known_failures: &HashSet<String>,
     jobs: usize,
     parent: &Path,
 ) -> (Vec<ScenarioRecord>, Duration) {
     let start = Instant::now();
-    let queue: Mutex<VecDeque<(usize, Scenario)>> =
+    let queue: Mutex<VecDeque<(usize, Pending)>> =
         Mutex::new(scenarios.into_iter().enumerate().collect());
     let done: Mutex<BTreeMap<usize, ScenarioRecord>> = Mutex::new(BTreeMap::new());
     std::thread::scope(|scope| {
         for _ in 0..jobs.max(1) {
             scope.spawn(|| {
-                while let Some((index, scenario)) = queue
+                while let Some((index, pending)) = queue
                     .lock()
                     .ok()
                     .filter(|_| !crate::progress::stopping())
                     .and_then(|mut q| q.pop_front())
                 {
                     let began = Instant::now();
-                    let answer = play_reference(&scenario, parent);
-                    let record = ScenarioRecord::new(
-                        scenario,
-                        answer,
-                        began.elapsed(),
-                        level,
-                        known_failures,
-                    );
+                    let record = match pending {
+                        Pending::Editor(scenario) => {
+                            let answer = play_reference(&scenario, parent);
+                            let took = began.elapsed();
+                            ScenarioRecord::new(scenario, answer, took, level, known_failures)
+                        }
+                        Pending::Web(scenario) => {
+                            let answer = crate::web::play::play_reference(&scenario);
+                            let took = began.elapsed();
+                            ScenarioRecord::web(scenario, answer, took, level, known_failures)
+                        }
+                    };
                     if let Ok(mut done) = done.lock() {
                         done.insert(index, record);
                     }

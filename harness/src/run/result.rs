@@ -8,8 +8,8 @@ use crate::compare::{Level, matches};
 use crate::load::vector::Vector;
 use crate::outcome::{Answer, Outcome, Tallies, classify};
 use crate::protocol::hello::Implementation;
+use crate::run::records::ScenarioRecord;
 use crate::scenario::compare::ScenarioLevel;
-use crate::scenario::records::ScenarioRecord;
 
 /// One vector's result.
 #[derive(Clone, Debug)]
@@ -81,7 +81,7 @@ impl RunResult {
 
     /// The scenarios' outcomes, counted once: in all and per tool.
     pub(crate) fn scenario_tallies(&self) -> Tallies {
-        Tallies::of(self.scenarios.iter().map(|r| (r.scenario.tool, r.outcome)))
+        Tallies::of(self.scenarios.iter().map(|r| (r.tool(), r.outcome)))
     }
 
     /// How many scenarios pass at each scenario level.

@@ -21,7 +21,7 @@ pub struct Selection {
 pub enum Kind {
     /// Accept and reject vectors: what a tool accepts.
     Vectors,
-    /// Scenarios: what a valid call of an editor does.
+    /// Scenarios: what a valid call of an editor or a web tool does.
     Scenarios,
 }
 
@@ -33,7 +33,12 @@ impl Selection {
 
     /// Whether the scenario is selected.
     pub fn keeps_scenario(&self, scenario: &Scenario) -> bool {
-        self.only != Some(Kind::Vectors) && self.keeps_name(scenario.tool, &scenario.name())
+        self.keeps_scenario_named(scenario.tool, &scenario.name())
+    }
+
+    /// Whether a scenario of `tool` named `name` is selected (a web scenario, say).
+    pub fn keeps_scenario_named(&self, tool: Tool, name: &str) -> bool {
+        self.only != Some(Kind::Vectors) && self.keeps_name(tool, name)
     }
 
     fn keeps_name(&self, tool: Tool, name: &str) -> bool {

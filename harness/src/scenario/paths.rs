@@ -131,9 +131,15 @@ pub(crate) fn unsubstitute(text: &JsString, root: &str) -> JsString {
 /// `value` with `{root}` replaced by `root` in every string (member names stay as they are), at
 /// any depth.
 pub(crate) fn substitute_json(value: &Json, root: &str) -> Json {
+    replace_json(value, ROOT, root)
+}
+
+/// `value` with every `from` replaced by `to` in every string (member names stay as they are),
+/// at any depth.
+pub(crate) fn replace_json(value: &Json, from: &str, to: &str) -> Json {
     value.fold(
         |leaf| match leaf {
-            Json::String(text) => Json::String(substitute(text, root)),
+            Json::String(text) => Json::String(replace(text.units(), from, to)),
             Json::Null | Json::Bool(_) | Json::Number(_) | Json::Array(_) | Json::Object(_) => {
                 leaf.clone()
             }
@@ -147,7 +153,7 @@ pub(crate) fn substitute_json(value: &Json, root: &str) -> Json {
     )
 }
 
-fn replace(units: &[u16], from: &str, to: &str) -> JsString {
+pub(crate) fn replace(units: &[u16], from: &str, to: &str) -> JsString {
     let from: Vec<u16> = from.encode_utf16().collect();
     let to: Vec<u16> = to.encode_utf16().collect();
     if from.is_empty() {

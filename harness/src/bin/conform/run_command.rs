@@ -49,8 +49,14 @@ pub(crate) fn run(args: RunArgs) -> Result<u8> {
         .filter(|s| selection.keeps_scenario(s))
         .cloned()
         .collect();
-    if vectors.is_empty() && scenarios.is_empty() {
-        match suite.scenarios.is_empty() {
+    let web: Vec<_> = suite
+        .web
+        .iter()
+        .filter(|s| selection.keeps_scenario_named(s.tool, &s.name()))
+        .cloned()
+        .collect();
+    if vectors.is_empty() && scenarios.is_empty() && web.is_empty() {
+        match suite.scenarios.is_empty() && suite.web.is_empty() {
             true => bail!("no vector matches the selection (--tool, --filter)"),
             false => bail!("no vector matches the selection (--tool, --filter), and no scenario"),
         }
@@ -62,10 +68,11 @@ pub(crate) fn run(args: RunArgs) -> Result<u8> {
     if let Some(options) = &peer {
         claimed_by_peer(&selection.tools, options).map_err(anyhow::Error::msg)?;
     }
-    let selected = (vectors.len(), scenarios.len());
+    let selected = (vectors.len(), scenarios.len() + web.len());
     let plan = Plan {
         vectors,
         scenarios,
+        web,
         level: args.level,
         known: known.names(),
         jobs: args.jobs.max(1),
@@ -266,10 +273,7 @@ fn last_fault(partial: &RunResult) -> String {
         | Outcome::Fixed => false,
     };
     let vectors = partial.records.iter().map(|r| (r.outcome, r.vector.name()));
-    let scenarios = partial
-        .scenarios
-        .iter()
-        .map(|r| (r.outcome, r.scenario.name()));
+    let scenarios = partial.scenarios.iter().map(|r| (r.outcome, r.name()));
     match vectors.chain(scenarios).rfind(|(o, _)| faulted(*o)) {
         Some((outcome, name)) => format!("; the last failure: {outcome} at {name}"),
         None => String::new(),

@@ -1,0 +1,157 @@
+//! Playing a web scenario: its fixture server started on 127.0.0.1, `{server}` replaced by the
+//! server's origin, the call made, and what came back and what the server saw collected.
+
+use std::time::Duration;
+
+use vvoc_reference::exec::web::{Host, execute_web};
+use vvoc_reference::{JsString, Json};
+
+use crate::outcome::Failure;
+use crate::scenario::paths::{replace, replace_json};
+use crate::web::model::{Route, SERVER, WebScenario};
+use crate::web::server::{Answer, Seen, start_with};
+
+/// What one web call gave, `{server}` written back in for the origin.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WebAnswer {
+    /// The returned object or the raised message; or why there was neither.
+    pub reply: WebReceived,
+    /// The permission requests made, in order.
+    pub asks: Vec<Json>,
+    /// The requests the server saw, in order.
+    pub requests: Vec<Seen>,
+}
+
+/// What a web call came back with.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WebReceived {
+    /// The returned object.
+    Result(Json),
+    /// The raised message.
+    Throws(JsString),
+    /// Neither: the runner could not play the scenario (its server would not start, the
+    /// reference refused its host configuration), and why.
+    Failed(String),
+    /// The implementation could not make the call: an error, a timeout, a crash, a protocol
+    /// error.
+    Fault(Failure),
+    /// The implementation does not execute the tool.
+    Unsupported,
+}
+
+/// Something that makes a web call with a host configuration: the reference, or a peer.
+pub trait WebExecutor {
+    /// Calls `tool` with `input` under `host` (both with `{server}` replaced); the result or the
+    /// raised message, and the permission requests.
+    fn call(
+        &mut self,
+        scenario: &WebScenario,
+        host: &Json,
+        input: &Json,
+    ) -> (WebReceived, Vec<Json>);
+}
+
+/// The reference, in process.
+#[derive(Debug, Default)]
+pub struct Reference;
+
+impl WebExecutor for Reference {
+    fn call(
+        &mut self,
+        scenario: &WebScenario,
+        host: &Json,
+        input: &Json,
+    ) -> (WebReceived, Vec<Json>) {
+        let host = match Host::from_json(host) {
+            Ok(host) => host,
+            Err(error) => {
+                return (
+                    WebReceived::Failed(format!("the host configuration is refused: {error}")),
+                    Vec::new(),
+                );
+            }
+        };
+        let call = execute_web(scenario.tool, input, &host);
+        let reply = match call.result {
+            Ok(value) => WebReceived::Result(value),
+            Err(text) => WebReceived::Throws(text),
+        };
+        (reply, call.asks)
+    }
+}
+
+/// Plays `scenario` with `executor`: starts its server, makes the call, stops the server.
+pub fn play(scenario: &WebScenario, executor: &mut dyn WebExecutor) -> WebAnswer {
+    let server = match start_with(|origin| answers(&scenario.routes, origin)) {
+        Ok(server) => server,
+        Err(error) => {
+            return WebAnswer {
+                reply: WebReceived::Failed(format!(
+                    "the fixture server did not start on 127.0.0.1: {error}"
+                )),
+                asks: Vec::new(),
+                requests: Vec::new(),
+            };
+        }
+    };
+    let origin = server.origin();
+    let host = replace_json(&scenario.host, SERVER, &origin);
+    let input = replace_json(&scenario.call, SERVER, &origin);
+    let (reply, asks) = executor.call(scenario, &host, &input);
+    let requests = server.seen();
+    drop(server);
+    WebAnswer {
+        reply: match reply {
+            WebReceived::Result(value) => {
+                WebReceived::Result(replace_json(&value, &origin, SERVER))
+            }
+            WebReceived::Throws(text) => WebReceived::Throws(unsubstitute(&text, &origin)),
+            other @ (WebReceived::Failed(_) | WebReceived::Fault(_) | WebReceived::Unsupported) => {
+                other
+            }
+        },
+        asks: asks
+            .iter()
+            .map(|ask| replace_json(ask, &origin, SERVER))
+            .collect(),
+        requests: requests
+            .into_iter()
+            .map(|seen| Seen {
+                headers: seen
+                    .headers
+                    .into_iter()
+                    .map(|(name, value)| (name, value.replace(&origin, SERVER)))
+                    .collect(),
+                ..seen
+            })
+            .collect(),
+    }
+}
+
+/// Plays `scenario` with the reference.
+pub fn play_reference(scenario: &WebScenario) -> WebAnswer {
+    play(scenario, &mut Reference)
+}
+
+/// The server's answers: the routes with `{server}` replaced in header values.
+fn answers(routes: &[Route], origin: &str) -> Vec<Answer> {
+    routes
+        .iter()
+        .map(|route| Answer {
+            method: route.method.clone(),
+            path: route.path.clone(),
+            status: route.status,
+            headers: route
+                .headers
+                .iter()
+                .map(|(name, value)| (name.clone(), value.replace(SERVER, origin)))
+                .collect(),
+            body: route.body.clone(),
+            delay: Duration::from_millis(route.delay_ms),
+        })
+        .collect()
+}
+
+fn unsubstitute(text: &JsString, origin: &str) -> JsString {
+    replace(text.units(), origin, SERVER)
+}
