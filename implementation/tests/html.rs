@@ -26,13 +26,6 @@ const KNOWN_DIFFERENCES: &[(&str, &str, &str)] = &[
         "markdown",
         "`</p>` in SVG or MathML: as `</br>`, html5ever pops the foreign elements first",
     ),
-    (
-        "known-select-hr-option.html",
-        "markdown",
-        "`<hr>` in a select: html5ever inserts it and closes the open `<option>`, domino ignores \
-         it; the `<hr>` is dropped after the parse, but the text after it stays outside the \
-         option, in a text node of its own (escaped as one: `2020\\.`)",
-    ),
 ];
 
 fn corpus() -> Vec<(String, String)> {

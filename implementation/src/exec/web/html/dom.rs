@@ -7,7 +7,7 @@ use html5ever::buffer_queue::BufferQueue;
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::{RawKind, State};
 use html5ever::tokenizer::{TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts};
-use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
+use html5ever::tree_builder::{Tracer, TreeBuilder, TreeBuilderOpts};
 use html5ever::{TokenizerResult, ns};
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
 
@@ -56,42 +56,22 @@ impl Dom {
         let document = Rc::clone(&parse.builder.sink.document);
         let mut dom = Dom::default();
         let root = dom.push(Kind::Other, None);
-        // Each entry: a node of the parse, the arena node to append its children to, and
-        // whether a `<select>` is among them.
-        let mut stack: Vec<(Handle, Id, bool)> = vec![(document, root, false)];
-        while let Some((handle, parent, in_select)) = stack.pop() {
+        // Each entry: a node of the parse and the arena node to append its children to.
+        let mut stack: Vec<(Handle, Id)> = vec![(document, root)];
+        while let Some((handle, parent)) = stack.pop() {
             let mut added = Vec::new();
             for child in handle.children.borrow().iter() {
                 let kind = kind_of(child);
-                let Kind::Element { name, .. } = &kind else {
-                    dom.push_merging_text(kind, parent);
-                    continue;
-                };
-                // domino ignores `<hr>` in a select (html5ever follows the later spec that keeps it).
-                if in_select && name == "HR" {
-                    continue;
-                }
-                let select = in_select || name == "SELECT";
+                let is_element = matches!(kind, Kind::Element { .. });
                 let node = dom.push(kind, Some(parent));
-                added.push((Rc::clone(child), node, select));
+                if is_element {
+                    added.push((Rc::clone(child), node));
+                }
             }
             stack.extend(added);
         }
         let found = dom.first_with_id(root, id);
         (dom, found)
-    }
-
-    /// A child appended, text merged into a text node before it (an `<hr>` left out may have
-    /// separated two).
-    fn push_merging_text(&mut self, kind: Kind, parent: Id) {
-        if let Kind::Text(data) = &kind
-            && let Some(last) = self.nodes[parent].last_child
-            && let Kind::Text(before) = &mut self.nodes[last].kind
-        {
-            before.push_str(data);
-            return;
-        }
-        self.push(kind, Some(parent));
     }
 
     fn push(&mut self, kind: Kind, parent: Option<Id>) -> Id {
@@ -314,6 +294,11 @@ impl TokenSink for Sink {
             }
             _ => false,
         };
+        if is_hr_start(&token) && select_is_open(&shared.builder) {
+            // domino ignores `<hr>` in a select (html5ever follows the later spec: it closes an
+            // open `<option>` and inserts the rule).
+            return TokenSinkResult::Continue;
+        }
         let result = shared.builder.process_token(token, line_number);
         match result {
             TokenSinkResult::RawData(kind) if self_closing_start => {
@@ -336,9 +321,41 @@ impl TokenSink for Sink {
     }
 }
 
+fn is_hr_start(token: &Token) -> bool {
+    matches!(token, Token::TagToken(tag) if tag.kind == TagKind::StartTag && &*tag.name == "hr")
+}
+
+/// Whether a `<select>` is among the open elements: the tree builder's handles are its open
+/// elements, its active formatting elements (never a select) and its head and form pointers.
+/// A select is open in the in-select modes, and in a template inside one, whose contents are no
+/// part of the tree turndown walks.
+fn select_is_open(builder: &TreeBuilder<Handle, RcDom>) -> bool {
+    let tracer = SelectTracer(Cell::new(false));
+    builder.trace_handles(&tracer);
+    tracer.0.get()
+}
+
+/// Notes whether a traced handle is an HTML `<select>`.
+struct SelectTracer(Cell<bool>);
+
+impl Tracer for SelectTracer {
+    type Handle = Handle;
+
+    fn trace_handle(&self, node: &Handle) {
+        if let NodeData::Element { name, .. } = &node.data
+            && name.ns == ns!(html)
+            && &*name.local == "select"
+        {
+            self.0.set(true);
+        }
+    }
+}
+
 /// The document as domino parses it: html5ever's HTML5 tree construction, with the two places
 /// where domino 2.2 departs from it reproduced.
 ///
+/// - `<hr>` in a select is ignored, as the spec had it before 2023 (html5ever 0.36 is the last
+///   with the classic in-select mode domino follows; later ones keep more in a select).
 /// - The scripting flag is off: domino parses `<noscript>` in a body as an ordinary element
 ///   (only its head treats it as raw text), and turndown's input is all body.
 /// - Raw text or RCDATA opened by a self-closing start tag (`<script/>`, `<style/>`,
