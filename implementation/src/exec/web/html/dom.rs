@@ -62,6 +62,13 @@ impl Dom {
             let mut added = Vec::new();
             for child in handle.children.borrow().iter() {
                 let kind = kind_of(child);
+                if let Kind::Text(data) = &kind
+                    && parse.markers.get() > 0
+                    && data.contains([BR_MARKER, P_MARKER])
+                {
+                    dom.push_with_markers(data, parent);
+                    continue;
+                }
                 let is_element = matches!(kind, Kind::Element { .. });
                 let node = dom.push(kind, Some(parent));
                 if is_element {
@@ -72,6 +79,34 @@ impl Dom {
         }
         let found = dom.first_with_id(root, id);
         (dom, found)
+    }
+
+    /// A text with markers: its pieces, and an empty `<br>` or `<p>` for each marker.
+    fn push_with_markers(&mut self, data: &str, parent: Id) {
+        let mut piece = String::new();
+        for c in data.chars() {
+            let name = match c {
+                BR_MARKER => "BR",
+                P_MARKER => "P",
+                _ => {
+                    piece.push(c);
+                    continue;
+                }
+            };
+            if !piece.is_empty() {
+                self.push(Kind::Text(std::mem::take(&mut piece)), Some(parent));
+            }
+            self.push(
+                Kind::Element {
+                    name: name.to_owned(),
+                    attrs: Vec::new(),
+                },
+                Some(parent),
+            );
+        }
+        if !piece.is_empty() {
+            self.push(Kind::Text(piece), Some(parent));
+        }
     }
 
     fn push(&mut self, kind: Kind, parent: Option<Id>) -> Id {
@@ -275,7 +310,16 @@ struct Shared {
     last_start_tag: RefCell<String>,
     /// Set when a self-closing start tag switched to raw text: its kind.
     raw_after_self_closing: Cell<Option<RawKind>>,
+    /// Whether markers may stand for elements: the document cannot hold them itself.
+    markers_allowed: bool,
+    /// How many markers were inserted.
+    markers: Cell<usize>,
 }
+
+/// Text inserted where domino puts a `<br>` or an empty `<p>` for `</br>` or `</p>` in foreign
+/// content, made elements when the tree is copied (noncharacters no document here holds).
+const BR_MARKER: char = '\u{FDD0}';
+const P_MARKER: char = '\u{FDD1}';
 
 /// The tree builder as each tokenizer's sink.
 struct Sink(Rc<Shared>);
@@ -294,6 +338,11 @@ impl TokenSink for Sink {
             }
             _ => false,
         };
+        if let Some(marker) = foreign_end_marker(shared, &token) {
+            shared.markers.set(shared.markers.get() + 1);
+            let text = Token::CharacterTokens(StrTendril::from_char(marker));
+            return shared.builder.process_token(text, line_number);
+        }
         if is_hr_start(&token) && select_is_open(&shared.builder) {
             // domino ignores `<hr>` in a select (html5ever follows the later spec: it closes an
             // open `<option>` and inserts the rule).
@@ -321,6 +370,59 @@ impl TokenSink for Sink {
     }
 }
 
+/// `</br>` or `</p>` in SVG or MathML: html5ever follows the later spec (foreign elements popped
+/// first), domino the older one, whose rules for any other end tag reach the first HTML element
+/// and run the body's rules at the foreign current node: `</br>` inserts a `<br>` there, `</p>`
+/// with no `<p>` in button scope an empty `<p>`. Where a `<p>` is open at all, both close it
+/// alike (but for an integration point between them), and html5ever is left to it.
+fn foreign_end_marker(shared: &Shared, token: &Token) -> Option<char> {
+    let Token::TagToken(tag) = token else {
+        return None;
+    };
+    if tag.kind != TagKind::EndTag
+        || !shared.markers_allowed
+        || !shared
+            .builder
+            .adjusted_current_node_present_but_not_in_html_namespace()
+    {
+        return None;
+    }
+    match &*tag.name {
+        "br" => Some(BR_MARKER),
+        "p" if !element_is_open(&shared.builder, "p") => Some(P_MARKER),
+        _ => None,
+    }
+}
+
+/// Whether no marker can come from the document: neither as a character nor as a numeric
+/// reference (whose digits are read as html5ever reads them).
+fn markers_allowed(html: &str) -> bool {
+    if html.contains([BR_MARKER, P_MARKER]) {
+        return false;
+    }
+    let bytes = html.as_bytes();
+    let mut at = 0;
+    while let Some(found) = html[at..].find("&#") {
+        let start = at + found + 2;
+        let hex = bytes.get(start).is_some_and(|&b| b | 0x20 == b'x');
+        let digits = start + usize::from(hex);
+        let radix = if hex { 16 } else { 10 };
+        let end = bytes[digits..]
+            .iter()
+            .position(|&b| !char::from(b).is_digit(radix))
+            .map_or(bytes.len(), |n| digits + n);
+        let value = html[digits..end]
+            .chars()
+            .filter_map(|c| c.to_digit(radix))
+            .fold(0u32, |v, d| v.saturating_mul(radix).saturating_add(d));
+        if value == u32::from(BR_MARKER) || value == u32::from(P_MARKER) {
+            return false;
+        }
+        at = start;
+    }
+    true
+}
+
 fn is_hr_start(token: &Token) -> bool {
     matches!(token, Token::TagToken(tag) if tag.kind == TagKind::StartTag && &*tag.name == "hr")
 }
@@ -330,23 +432,35 @@ fn is_hr_start(token: &Token) -> bool {
 /// A select is open in the in-select modes, and in a template inside one, whose contents are no
 /// part of the tree turndown walks.
 fn select_is_open(builder: &TreeBuilder<Handle, RcDom>) -> bool {
-    let tracer = SelectTracer(Cell::new(false));
-    builder.trace_handles(&tracer);
-    tracer.0.get()
+    element_is_open(builder, "select")
 }
 
-/// Notes whether a traced handle is an HTML `<select>`.
-struct SelectTracer(Cell<bool>);
+/// Whether an HTML element of that name is among the tree builder's handles (`select` and `p`
+/// are never formatting elements, head or form pointers, so only an open one is).
+fn element_is_open(builder: &TreeBuilder<Handle, RcDom>, local: &'static str) -> bool {
+    let tracer = OpenTracer {
+        local,
+        found: Cell::new(false),
+    };
+    builder.trace_handles(&tracer);
+    tracer.found.get()
+}
 
-impl Tracer for SelectTracer {
+/// Notes whether a traced handle is an HTML element named `local`.
+struct OpenTracer {
+    local: &'static str,
+    found: Cell<bool>,
+}
+
+impl Tracer for OpenTracer {
     type Handle = Handle;
 
     fn trace_handle(&self, node: &Handle) {
         if let NodeData::Element { name, .. } = &node.data
             && name.ns == ns!(html)
-            && &*name.local == "select"
+            && &*name.local == self.local
         {
-            self.0.set(true);
+            self.found.set(true);
         }
     }
 }
@@ -374,6 +488,8 @@ fn parse_as_domino(html: &str) -> Rc<Shared> {
         builder,
         last_start_tag: RefCell::new(String::new()),
         raw_after_self_closing: Cell::new(None),
+        markers_allowed: markers_allowed(html),
+        markers: Cell::new(0),
     });
     let input = BufferQueue::default();
     input.push_back(StrTendril::from(html));
