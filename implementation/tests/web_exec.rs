@@ -427,6 +427,15 @@ fn exa_search_against_the_server() {
     assert_eq!(seen[0].header("x-api-key"), Some("k"));
     assert_eq!(seen[0].header("content-type"), Some("application/json"));
     assert_eq!(seen[0].header("accept"), Some("application/json"));
+    assert_eq!(
+        seen[0]
+            .headers
+            .iter()
+            .filter(|(k, _)| k.eq_ignore_ascii_case("accept"))
+            .count(),
+        1,
+        "an explicit accept replaces Bun's"
+    );
     assert_eq!(seen[0].header("user-agent"), Some("Bun/1.3.8"));
     assert_eq!(
         seen[0].body,
@@ -735,4 +744,20 @@ fn brave_and_zai_against_the_server() {
             .count(),
         1
     );
+}
+
+#[test]
+fn the_media_cap_is_twenty_mebibytes() {
+    let mut big = PNG.to_vec();
+    big.resize(20_971_521, 0);
+    let mut exact = PNG.to_vec();
+    exact.resize(20_971_520, 0);
+    let s = serve(vec![
+        ("/big.png", canned(response("200 OK", &[], &big))),
+        ("/exact.png", canned(response("200 OK", &[], &exact))),
+    ]);
+    let call = fetch(format!(r#"{{"url":"{}/big.png"}}"#, s.base), "{}");
+    assert_eq!(raised(&call), "response body exceeded 20971520 bytes");
+    let call = fetch(format!(r#"{{"url":"{}/exact.png"}}"#, s.base), "{}");
+    assert!(call.result.is_ok(), "{}", raised(&call));
 }

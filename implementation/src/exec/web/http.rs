@@ -168,8 +168,8 @@ pub fn send(request: &Request) -> Result<Response, HttpError> {
                 ms: request.timeout_ms,
             });
         }
-        let response =
-            exchange(&url, method, &headers, body.as_deref(), remaining).map_err(fail)?;
+        let response = exchange(&url, method, &headers, body.as_deref(), remaining)
+            .map_err(|e| fail(classify(&e, request.timeout_ms)))?;
         let status = response.status().as_u16();
         let location = response
             .headers()
@@ -231,7 +231,7 @@ fn exchange(
     headers: &[(&'static str, String)],
     body: Option<&str>,
     timeout: Option<Duration>,
-) -> Result<ureq::http::Response<ureq::Body>, HttpError> {
+) -> Result<ureq::http::Response<ureq::Body>, ureq::Error> {
     let config = ureq::Agent::config_builder()
         .http_status_as_error(false)
         .max_redirects(0)
@@ -246,7 +246,10 @@ fn exchange(
         .timeout_global(timeout)
         .build();
     let agent = ureq::Agent::new_with_config(config);
-    let result = match method {
+    // The fragment is never sent (Fetch); `http::Uri` would keep or refuse it.
+    let mut url = url.clone();
+    url.set_fragment(None);
+    match method {
         Method::Get => {
             let mut builder = agent.get(url.as_str());
             for (name, value) in headers {
@@ -261,13 +264,13 @@ fn exchange(
             }
             builder.send(body.unwrap_or(""))
         }
-    };
-    result.map_err(|e| classify(&e))
+    }
 }
 
 /// The runtime text of a ureq failure (§2.5: only the refused connection is pinned).
-fn classify(error: &ureq::Error) -> HttpError {
+fn classify(error: &ureq::Error, timeout_ms: f64) -> HttpError {
     HttpError::Network(match error {
+        ureq::Error::Timeout(_) => return HttpError::Timeout { ms: timeout_ms },
         ureq::Error::Io(io) => io_kind(io),
         ureq::Error::HostNotFound => Network::HostNotFound,
         ureq::Error::ConnectionFailed => Network::Unreachable,
@@ -275,7 +278,6 @@ fn classify(error: &ureq::Error) -> HttpError {
         ureq::Error::Protocol(_) => Network::Malformed,
         ureq::Error::TooManyRedirects => Network::TooManyRedirects,
         ureq::Error::Http(_) | ureq::Error::BadUri(_) => Network::BadRequest,
-        // The timer's own failure is told apart by the caller's clock (`send`).
         _ => Network::Reset,
     })
 }
@@ -308,9 +310,26 @@ fn read_capped(
     encoding: Option<&str>,
     max: usize,
 ) -> Result<Vec<u8>, HttpError> {
-    let mut reader = decoded(Box::new(Transport(raw)), encoding);
-    let mut out = Vec::new();
     let mut chunk = vec![0u8; 64 * 1024];
+    let mut raw = Transport(raw);
+    // A response without a body gives zero bytes (§2.4), whatever its `Content-Encoding` says.
+    let first = loop {
+        match raw.read(&mut chunk) {
+            Ok(n) => break n.min(chunk.len()),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(HttpError::Network(io_kind(&e))),
+        }
+    };
+    if first == 0 {
+        return Ok(Vec::new());
+    }
+    let prefixed = Prefixed {
+        head: chunk[..first].to_vec(),
+        at: 0,
+        rest: Box::new(raw),
+    };
+    let mut reader = decoded(Box::new(prefixed), encoding);
+    let mut out = Vec::new();
     loop {
         match reader.read(&mut chunk) {
             Ok(0) => return Ok(out),
@@ -526,6 +545,29 @@ mod tests {
         );
         assert!(decode_all(b"junk".to_vec(), "zstd").is_err());
         assert!(decode_all(b"junk!junk!".to_vec(), "br").is_err());
+    }
+
+    #[test]
+    fn brotli_and_zstd_decode() {
+        // A hand-made brotli stream: WBITS 16, one uncompressed meta-block of 5 bytes, an
+        // empty last meta-block (RFC 7932 §9.2).
+        let mut br = vec![0x40, 0x00, 0x10];
+        br.extend_from_slice(b"hello");
+        br.push(0x03);
+        assert_eq!(decode_all(br, "br"), Ok(b"hello".to_vec()));
+        let mut zstd = Vec::new();
+        ruzstd::encoding::compress(
+            &b"hello zstd"[..],
+            &mut zstd,
+            ruzstd::encoding::CompressionLevel::Fastest,
+        );
+        assert_eq!(decode_all(zstd, "zstd"), Ok(b"hello zstd".to_vec()));
+    }
+
+    #[test]
+    fn an_empty_body_is_empty_whatever_its_coding() {
+        assert_eq!(decode_all(Vec::new(), "gzip"), Ok(Vec::new()));
+        assert_eq!(decode_all(Vec::new(), "br"), Ok(Vec::new()));
     }
 
     #[test]
