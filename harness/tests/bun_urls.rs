@@ -181,9 +181,10 @@ fn find_bun() -> Result<PathBuf, String> {
             vec![bun]
         }
         None => vec![
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("..")
-                .join(BUN_IN_TARGET),
+            Path::new(env!("CARGO_MANIFEST_DIR")).parent().map_or_else(
+                || PathBuf::from(BUN_IN_TARGET),
+                |root| root.join(BUN_IN_TARGET),
+            ),
             PathBuf::from("bun"),
             PathBuf::from(BUN_IN_TMP),
         ],
