@@ -31,7 +31,7 @@ pub fn scheme(input: &str) -> Option<String> {
     if special && domain_refused_by_bun_1_3_8(input, &url) {
         return None;
     }
-    // No check of the labels themselves: the host's `URL` (Bun's) accepts an ACE label that
+    // No other check of the labels: the host's `URL` (Bun 1.3.8's) accepts an ACE label that
     // decodes to another `xn--` label (`xn--xn---3ra`), which UTS #46 would refuse, and a
     // non-special scheme's host is opaque, never processed as a domain (§5.5, as built).
     Some(url.scheme().to_owned())
@@ -42,7 +42,9 @@ pub fn scheme(input: &str) -> Option<String> {
 /// Outside special schemes `\` neither ends the authority nor the port, so a `\` after the last
 /// `@` (in the host, where it is a forbidden host code point, or in the port) is a failure; and
 /// an authority that ends right after an `@` has no host, also a failure. The `url` crate treats
-/// `\` as a delimiter for every scheme and accepts `sc://@` at the end of the input.
+/// `\` as a delimiter for every scheme and accepts `sc://@` at the end of the input. Bun 1.3.8
+/// also fails a host holding a code point above U+FFFF cut to a forbidden one
+/// ([`cut_to_a_forbidden_host_code_point`]).
 fn non_special_authority_fails(input: &str) -> bool {
     // The standard first strips leading and trailing C0 controls and spaces, then every tab and
     // newline.
