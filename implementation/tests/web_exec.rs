@@ -761,3 +761,35 @@ fn the_media_cap_is_twenty_mebibytes() {
     let call = fetch(format!(r#"{{"url":"{}/exact.png"}}"#, s.base), "{}");
     assert!(call.result.is_ok(), "{}", raised(&call));
 }
+
+#[test]
+fn zai_search_reports_its_region() {
+    let answer = br#"{"search_result":[{"link":"l","title":"t","content":"c","publish_date":"d"},{"link":""}]}"#;
+    let s = serve(vec![("/zs", canned(response("200 OK", &[], answer)))]);
+    let config = format!(
+        r#"{{"search":{{"provider":"zai","region":"china"}},"env":{{"ZAI_API_KEY":"zk"}},"endpoints":{{"zai-search-china":"{}/zs"}}}}"#,
+        s.base
+    );
+    let call = execute_web(
+        Tool::WebSearch,
+        &json(r#"{"query":"q","count":20,"freshness":"month"}"#),
+        &host(&config),
+    );
+    assert_eq!(
+        result(&call),
+        r#"{"title":"web_search: q","output":"1. [t](l)\n   c\n   _d_","metadata":{"provider":"zai","region":"china","resultCount":1,"credentialSource":"env"}}"#
+    );
+    assert_eq!(
+        call.result
+            .as_ref()
+            .ok()
+            .and_then(|r| family_of(Tool::WebSearch, r)),
+        Some("web_search:zai")
+    );
+    let seen = s.seen.lock().expect("log").clone();
+    assert_eq!(seen[0].header("authorization"), Some("Bearer zk"));
+    assert_eq!(
+        seen[0].body,
+        r#"{"search_engine":"search_pro","search_query":"q","count":20,"search_recency_filter":"oneMonth"}"#
+    );
+}
