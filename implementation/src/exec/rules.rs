@@ -1,4 +1,5 @@
-//! The rules of execution: every error text and every rule of how edits apply, as inventory entries.
+//! The rules of execution: every error text and every rule of how edits apply or how the web tools
+//! run, as inventory entries.
 //!
 //! A rule of execution has no reject vector: scenarios pin it, and at least one mutation row that
 //! breaks it must be caught by a scenario (`cargo xtask mutants --coverage` checks both).
@@ -16,7 +17,8 @@ pub struct ExecRule {
     pub says: &'static str,
 }
 
-/// Every rule of execution, `hashline_edit` first, each tool's in `execution.md` order.
+/// Every rule of execution: `hashline_edit`, `str_replace_editor` (in `execution.md` order), then
+/// `web_search` and `web_fetch` (in the order of `execution-web.md` §6).
 pub fn exec_rules() -> Vec<ExecRule> {
     let hashline = HASHLINE.iter().map(|&(name, says)| ExecRule {
         tool: Tool::HashlineEdit,
@@ -28,7 +30,17 @@ pub fn exec_rules() -> Vec<ExecRule> {
         name,
         says,
     });
-    hashline.chain(editor).collect()
+    let search = WEB_SEARCH.iter().map(|&(name, says)| ExecRule {
+        tool: Tool::WebSearch,
+        name,
+        says,
+    });
+    let fetch = WEB_FETCH.iter().map(|&(name, says)| ExecRule {
+        tool: Tool::WebFetch,
+        name,
+        says,
+    });
+    hashline.chain(editor).chain(search).chain(fetch).collect()
 }
 
 const HASHLINE: &[(&str, &str)] = &[
@@ -260,5 +272,390 @@ const EDITOR: &[(&str, &str)] = &[
     (
         "insert-line-range",
         "§2.7: an `insert_line` past the last piece is refused",
+    ),
+];
+
+/// `execution-web.md` §6.1, except `timeout` (a fixed 30 s no scenario waits for) and `abort` (no
+/// scenario aborts a call).
+const WEB_SEARCH: &[(&str, &str)] = &[
+    (
+        "invalid-input",
+        "§0.2: a refused input raises `INVALID_INPUT: <parts>`, with no ask and no request",
+    ),
+    (
+        "config-defaults",
+        "§1.1: the provider defaults to `exa`, and the region and keys are read only for the provider that uses them",
+    ),
+    (
+        "credential-source",
+        "§1.2: a non-empty environment variable wins over the config key, the source is `env` or `config`, and empty counts as unset",
+    ),
+    (
+        "region-required",
+        "§1.3: `web.search.region is required when provider is zai`",
+    ),
+    (
+        "endpoint",
+        "§1.4: upstream's URLs are used by default, a configured endpoint is used as given, and the Z.AI engine follows the region",
+    ),
+    (
+        "missing-credential",
+        "§1.5: `missing credential for <p>: set <VAR> or web.search.apiKey`, after the ask",
+    ),
+    (
+        "request-defaults",
+        "§2.1: the runtime's default headers (`User-Agent: Bun/1.3.8`, `Accept`, `Accept-Encoding`) are sent and the content is decoded",
+    ),
+    (
+        "redirect",
+        "§2.2: redirects are followed (at most 20) and the texts name the requested URL",
+    ),
+    ("oversized", "§2.4: `response body exceeded 5242880 bytes`"),
+    (
+        "network-error",
+        "§2.5: `network error: <runtime text>`, Bun's `Unable to connect. Is the computer able to access the url?`",
+    ),
+    (
+        "auth-failed",
+        "§2.6: a 401 or 403 raises `<p> authentication failed`",
+    ),
+    (
+        "rate-limited",
+        "§2.6: a 429 raises `<p> rate limit exceeded`",
+    ),
+    (
+        "provider-error",
+        "§2.6: any other non-2xx status raises `<p> server error HTTP <status>`",
+    ),
+    (
+        "ask",
+        "§3.1: `context.ask` with the `web_search` permission, the query and the provider comes before anything else, and a host refusal propagates",
+    ),
+    (
+        "dispatch",
+        "§3.1: one request goes to the configured provider, with no retry",
+    ),
+    (
+        "count-unenforced",
+        "§3.1: `count` is sent but every normalized result is rendered",
+    ),
+    (
+        "exa-request",
+        "§3.2: Exa gets a `POST` with `x-api-key`, `content-type` and `accept`, and the body's members in order",
+    ),
+    (
+        "exa-freshness",
+        "§3.2: `startPublishedDate` is `now − days × 86400000` as `YYYY-MM-DDTHH:mm:ss.sssZ`, for 1, 7, 31 or 365 days",
+    ),
+    (
+        "exa-malformed-json",
+        "§3.2: `malformed JSON response from exa`",
+    ),
+    (
+        "exa-bad-envelope",
+        "§3.2: `unexpected exa response envelope`",
+    ),
+    (
+        "exa-result",
+        "§3.2: an Exa result without a non-empty `url` is dropped, the title falls back, the first string highlight and `publishedDate` are kept",
+    ),
+    (
+        "brave-request",
+        "§3.3: Brave gets a `GET` with `q`, `count` and `safesearch=moderate` form-encoded and the headers `X-Subscription-Token` and `accept`",
+    ),
+    (
+        "brave-freshness",
+        "§3.3: `freshness` is `pd`, `pw`, `pm` or `py`",
+    ),
+    (
+        "brave-malformed-json",
+        "§3.3: `malformed JSON response from brave`",
+    ),
+    (
+        "brave-bad-envelope",
+        "§3.3: `unexpected brave response envelope`, also when `web` is missing",
+    ),
+    (
+        "brave-result",
+        "§3.3: a Brave result without a non-empty `url` is dropped, and `description` and `page_age` are kept",
+    ),
+    (
+        "zai-search-request",
+        "§3.4: Z.AI search gets a `POST` with `Authorization: Bearer` and the body `search_engine`, `search_query`, `count`",
+    ),
+    (
+        "zai-search-freshness",
+        "§3.4: `search_recency_filter` is `oneDay`, `oneWeek`, `oneMonth` or `oneYear`",
+    ),
+    (
+        "zai-search-malformed-json",
+        "§3.4: `malformed JSON response from zai search`",
+    ),
+    (
+        "zai-search-bad-envelope",
+        "§3.4: `unexpected zai search response envelope`",
+    ),
+    (
+        "zai-search-result",
+        "§3.4: a Z.AI result without a non-empty `link` is dropped, and `content` and `publish_date` are kept",
+    ),
+    (
+        "render-empty",
+        "§3.5: no results render as `No results found.`",
+    ),
+    (
+        "render-entry",
+        "§3.5: each result renders as `<i>. [<title>](<url>)`, `   <snippet>`, `   _<publishedAt>_`, joined by single LFs, unescaped",
+    ),
+    ("result-title", "§3.6: the title is `web_search: <query>`"),
+    (
+        "result-metadata",
+        "§3.6: the metadata holds `provider`, `region` (zai only), `resultCount` and `credentialSource`, in that order",
+    ),
+];
+
+/// `execution-web.md` §6.2, except `abort` (no scenario aborts a call).
+const WEB_FETCH: &[(&str, &str)] = &[
+    (
+        "invalid-input",
+        "§0.2: a refused input raises `INVALID_INPUT: <parts>`, with no ask and no request",
+    ),
+    (
+        "config-defaults",
+        "§1.1: the provider defaults to `native`, and the region and key are read only for the provider that uses them",
+    ),
+    (
+        "credential-source",
+        "§1.2: a non-empty environment variable wins over the config key, and the source is `env` or `config`",
+    ),
+    (
+        "region-required",
+        "§1.3: `web.fetch.region is required when provider is zai`",
+    ),
+    (
+        "endpoint",
+        "§1.4: upstream's Spider and Z.AI reader URLs are used by default, configurable, and the region picks the reader",
+    ),
+    (
+        "missing-credential-spider",
+        "§1.5: `missing credential for spider: set SPIDER_API_KEY or web.fetch.apiKey`, after the ask",
+    ),
+    (
+        "missing-credential-zai",
+        "§1.5: `missing credential for zai: set ZAI_API_KEY or web.fetch.apiKey`, after the ask",
+    ),
+    (
+        "request-defaults",
+        "§2.1: the runtime's default headers are sent, the content is decoded, and the `url` string goes to the parser as it is",
+    ),
+    (
+        "redirect",
+        "§2.2: redirects are followed, the title and texts keep the requested URL, and the file name uses the final URL",
+    ),
+    (
+        "timeout",
+        "§2.3, §4.1: each request has `timeoutMs = timeout × 1000` and raises `request timed out after <ms>ms`",
+    ),
+    (
+        "oversized",
+        "§2.4: `response body exceeded <max> bytes`, 20971520 for the target and 5242880 for a provider API",
+    ),
+    (
+        "http-error",
+        "§2.5: `HTTP <status> for <url>` from the native request or a media probe, unmapped",
+    ),
+    ("network-error", "§2.5: `network error: <runtime text>`"),
+    (
+        "auth-failed",
+        "§2.6: a Spider or Z.AI 401 or 403 raises `<p> authentication failed`",
+    ),
+    (
+        "rate-limited",
+        "§2.6: a Spider or Z.AI 429 raises `<p> rate limit exceeded`",
+    ),
+    (
+        "provider-error",
+        "§2.6: any other Spider or Z.AI non-2xx status raises `<p> server error HTTP <status>`",
+    ),
+    (
+        "ask",
+        "§4.1: `context.ask` with the `web_fetch` permission, the URL, the provider and the format comes first",
+    ),
+    (
+        "dispatch",
+        "§4.1: native runs without a credential, spider and zai after the credential check",
+    ),
+    (
+        "media-sniff",
+        "§4.2: the magic bytes of JPEG, PNG, GIF, WEBP and PDF are tried in that order",
+    ),
+    (
+        "declared-type",
+        "§4.2: the `content-type` is cut at `;`, trimmed and lowercased, and an empty one is none",
+    ),
+    (
+        "media-precedence",
+        "§4.2: the sniffed type wins over the declared one, which counts only among the five media types",
+    ),
+    (
+        "attachment",
+        "§4.3: the attachment is `{type:\"file\", mime, url:\"data:<mime>;base64,<b64>\", filename}`",
+    ),
+    (
+        "filename-basename",
+        "§4.3: a last path segment with a `.` is the file name as it is",
+    ),
+    (
+        "filename-extension",
+        "§4.3: a last path segment without a `.` gets the type's extension",
+    ),
+    (
+        "filename-resource",
+        "§4.3: an empty last path segment gives `resource<ext>`",
+    ),
+    (
+        "media-summary",
+        "§4.3: the summary is ``Fetched `<filename>` as a <mime> attachment.``",
+    ),
+    (
+        "native-request",
+        "§4.4: native sends `GET <url>` with no own headers and a 20 MiB cap, its errors unmapped",
+    ),
+    (
+        "native-media",
+        "§4.4: sniffed or declared media becomes an attachment",
+    ),
+    (
+        "text-like",
+        "§4.4: no type, `text/*`, the five structured types, `+json` and `+xml` are text",
+    ),
+    (
+        "text-oversized",
+        "§4.4: `text response exceeded 5242880 bytes`",
+    ),
+    (
+        "decode",
+        "§4.4, §0.3: text is decoded as UTF-8 with replacement, the BOM removed and the charset ignored",
+    ),
+    (
+        "unsupported-type",
+        "§4.4: `unsupported content type: <type>`",
+    ),
+    (
+        "html-declared",
+        "§4.4: `text/html` and `application/xhtml+xml` are HTML",
+    ),
+    (
+        "html-sniff",
+        "§4.4: without a declared type, the tag pattern on the first 2,000 units tells HTML",
+    ),
+    (
+        "html-raw",
+        "§4.4: HTML with `format` `html` is returned unchanged",
+    ),
+    (
+        "non-html-raw",
+        "§4.4: non-HTML text is returned unchanged whatever the format",
+    ),
+    (
+        "html-empty",
+        "§4.5, §4.6: empty or whitespace-only HTML converts to the empty string",
+    ),
+    (
+        "html-markdown",
+        "§4.5: Markdown is turndown 7.2.4's with atx headings, fenced code and `-` bullets, script and style removed, trimmed",
+    ),
+    (
+        "html-text",
+        "§4.6: text is htmlparser2's text outside script and style, entities decoded, whitespace collapsed, trimmed",
+    ),
+    (
+        "spider-probe-media",
+        "§4.7: a probe that finds media gives the attachment, and Spider is not called",
+    ),
+    (
+        "spider-probe-continue",
+        "§4.7: a probe that finds no media goes on to call Spider",
+    ),
+    (
+        "spider-probe-error",
+        "§4.7: a probe failure (HTTP, size, timeout, network) propagates, and Spider is not called",
+    ),
+    (
+        "spider-request",
+        "§4.7: Spider gets a `POST` with `Authorization: Bearer` and the body `url`, `return_format` (`markdown`, `text` or `raw`)",
+    ),
+    (
+        "spider-malformed-json",
+        "§4.7: `malformed JSON response from spider`",
+    ),
+    (
+        "spider-bad-envelope",
+        "§4.7: `unexpected spider response envelope`",
+    ),
+    (
+        "spider-metadata",
+        "§4.7: Spider's `status` and `durationMs` (from `duration`) are kept when numbers",
+    ),
+    ("spider-error", "§4.7: `spider error: <error>`"),
+    (
+        "spider-error-default",
+        "§4.7: a truthy non-string error raises `spider error: scrape failed`",
+    ),
+    (
+        "spider-missing-content",
+        "§4.7: `spider response missing content`",
+    ),
+    (
+        "zai-probe-media",
+        "§4.8: a probe that finds media gives the attachment, and the reader is not called",
+    ),
+    (
+        "zai-probe-continue",
+        "§4.8: a probe that finds no media goes on to call the reader",
+    ),
+    (
+        "zai-probe-error",
+        "§4.8: a probe failure propagates, and the reader is not called",
+    ),
+    (
+        "zai-reader-request",
+        "§4.8: the reader gets a `POST` with `Authorization: Bearer` and the body `url`, `timeout` (seconds), `return_format`",
+    ),
+    (
+        "zai-reader-malformed-json",
+        "§4.8: `malformed JSON response from zai reader`",
+    ),
+    (
+        "zai-reader-bad-envelope",
+        "§4.8: `unexpected zai reader response envelope`",
+    ),
+    (
+        "zai-reader-metadata",
+        "§4.8: the reader's `status`, `requestId`, `model`, `created` and `title` are kept",
+    ),
+    (
+        "result-title",
+        "§4.9: the title is `web_fetch: <url>` with the requested URL",
+    ),
+    (
+        "result-text",
+        "§4.9: a text result is `{title, output, metadata}`",
+    ),
+    (
+        "result-media",
+        "§4.9: a media result is `{title, output: summary, attachments: [one], metadata}`",
+    ),
+    (
+        "metadata-native",
+        "§4.9: native metadata holds `provider`, `format` and `status`",
+    ),
+    (
+        "metadata-spider",
+        "§4.9: Spider metadata holds `provider`, `format`, `credentialSource`, then Spider's members (text only)",
+    ),
+    (
+        "metadata-zai",
+        "§4.9: Z.AI metadata holds `provider`, `region`, `format`, `credentialSource`, then the reader's members (text only)",
     ),
 ];
