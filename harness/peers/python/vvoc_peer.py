@@ -5,7 +5,8 @@ It speaks the JSON Lines peer protocol of the conformance runner (see the projec
 interfaces description, sections 4 and 9.2) on stdin/stdout and implements four of the nine tools
 of contract 1.6.0: ``web_search``, ``web_fetch``, ``work_item_list`` and ``str_replace_editor``.
 It also executes ``str_replace_editor`` on real files (``exec`` messages, the scenarios), as
-execution.md §2 describes. Standard library only, Python 3.11.
+execution.md §2 describes, and ``web_search`` against the host configuration a web call carries
+(execution-web.md §0-§3; ``web_fetch`` is not executed). Standard library only, Python 3.11.
 
     conform run --peer "python3 harness/peers/python/vvoc_peer.py"
 
@@ -18,14 +19,19 @@ vectors that do not match.
 Diagnostics go to stderr only; stdout carries protocol messages and nothing else.
 """
 
+import datetime
 import encodings.idna
 import errno
+import http.client
 import json
 import os
 import re
+import socket
 import stat
 import sys
+import time
 import urllib.parse
+import zlib
 
 IMPLEMENTATION = {"name": "vvoc-python-example", "version": "0.1.0", "language": "python"}
 
@@ -884,6 +890,485 @@ def execute(tool, value, session):
 
 
 # ---------------------------------------------------------------------------------------------
+# Executing web_search (execution-web.md §0-§3)
+# ---------------------------------------------------------------------------------------------
+#
+# A web call is one `exec` with a `host`: the host configuration (execution-web.md §1.1) that
+# stands in for upstream's config files, process environment and clock. The call validates, asks
+# permission, resolves the credential, sends exactly one request to the configured provider and
+# returns {title, output, metadata}, or raises a text. Every permission request is recorded, in
+# order, and sent back as `asks` with either answer.
+#
+# Unlike the editor, web_search counts no units: its texts are built from whole strings, so plain
+# Python strings (astral characters as one code point) are used throughout. Lone surrogates can
+# only come from JSON escapes, and every place that writes bytes handles them (js_stringify,
+# form_encode, send).
+
+
+class WebRaised(Exception):
+    """The web call raises (a scenario's `throws`); the argument is the message."""
+
+
+class WebUnsupported(Exception):
+    """The peer cannot make the call (answered as a protocol `error`, not a tool outcome)."""
+
+
+# execution-web.md §1.4: upstream's endpoints; the host's `endpoints` may replace each one.
+DEFAULT_ENDPOINTS = {
+    "exa": "https://api.exa.ai/search",
+    "brave": "https://api.search.brave.com/res/v1/web/search",
+    "zai-search-international": "https://api.z.ai/api/paas/v4/web_search",
+    "zai-search-china": "https://open.bigmodel.cn/api/paas/v4/web_search",
+}
+# §1.2: the variable of each search provider (the config field is always web.search.apiKey).
+SEARCH_CREDENTIAL_VARIABLES = {"exa": "EXA_API_KEY", "brave": "BRAVE_API_KEY", "zai": "ZAI_API_KEY"}
+ZAI_REGIONS = {"international": "search-prime", "china": "search_pro"}  # region -> engine (§1.4)
+
+SEARCH_TIMEOUT_MS = 30000.0  # §2.3: web_search always uses 30 s, whatever the input
+TEXT_MAX_BYTES = 5242880  # §2.4: the cap of every provider API answer (5 MiB)
+MAX_REDIRECTS = 20  # §2.2: the Fetch Standard's limit
+
+# §3.2-§3.4: the freshness of each provider.
+EXA_FRESHNESS_DAYS = {"day": 1, "week": 7, "month": 31, "year": 365}
+BRAVE_FRESHNESS = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
+ZAI_FRESHNESS = {"day": "oneDay", "week": "oneWeek", "month": "oneMonth", "year": "oneYear"}
+
+# §2.1: the fields Bun 1.3.8's fetch adds, which the reference pins. An explicit `accept` of the
+# provider replaces `Accept: */*`.
+RUNTIME_HEADERS = [("User-Agent", "Bun/1.3.8"), ("Accept", "*/*"),
+                   ("Accept-Encoding", "gzip, deflate, br, zstd")]
+# The runtime's own texts for network failures (§2.5). Only the refused connection is Bun's text
+# (and pinned by scenarios); the others are the reference's as-built wording.
+UNREACHABLE = "Unable to connect. Is the computer able to access the url?"
+
+
+# --- serialization: JSON.stringify and URLSearchParams (§0.3, §3.3) ---------------------------
+
+
+def js_stringify(value):
+    """ECMAScript JSON.stringify with no indent: no whitespace, non-ASCII written as itself, lone
+    surrogates and C0 controls escaped in lowercase hex (json_quote does exactly that).
+    json.dumps(ensure_ascii=False) would come close but writes a lone surrogate raw, which cannot
+    be encoded as UTF-8, so the few value kinds of a request body are written by hand."""
+    if isinstance(value, dict):
+        return "{" + ",".join(json_quote(k) + ":" + js_stringify(v) for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(js_stringify(v) for v in value) + "]"
+    if isinstance(value, str):
+        return json_quote(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return _number_text(float(value))  # count is a double (parse_int=float): 8.0 is written 8
+
+
+FORM_SAFE = frozenset(b"*-._0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+def form_encode(pairs):
+    """URLSearchParams serialization (application/x-www-form-urlencoded, §3.3). Not
+    urllib.parse.urlencode: its quote_plus keeps `~`, which URLSearchParams writes `%7E`. utf8()
+    turns a lone surrogate into U+FFFD first, as the USVString conversion does."""
+
+    def encode(text):
+        return "".join(chr(b) if b in FORM_SAFE else "+" if b == 0x20 else "%%%02X" % b
+                       for b in utf8(text))
+
+    return "&".join(encode(name) + "=" + encode(value) for name, value in pairs)
+
+
+def iso_date(ms):
+    """new Date(ms).toISOString() (§3.2): UTC, always with milliseconds. Integer arithmetic, so
+    no float rounding touches the milliseconds."""
+    m = datetime.datetime(1970, 1, 1) + datetime.timedelta(milliseconds=ms)
+    return "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" % (m.year, m.month, m.day, m.hour, m.minute,
+                                                    m.second, m.microsecond // 1000)
+
+
+# --- the transport (http.ts, requestBounded: §2.1-§2.5) -------------------------------------
+
+
+class HttpFailure(Exception):
+    """A WebHttpError (§2.5): `code` is HTTP_ERROR, OVERSIZED, TIMEOUT or NETWORK_ERROR; the
+    message is the raised text; `status` is set for HTTP_ERROR."""
+
+    def __init__(self, code, message, status=None):
+        super().__init__(message)
+        self.code, self.status = code, status
+
+
+def _wire_target(url, parts):
+    """The request target as WHATWG serializes the URL: path (at least `/`) and query, with the
+    characters of the path and query percent-encode sets escaped; the fragment is never sent. An
+    empty query (`x?`) stays, which urlsplit alone would lose."""
+    target = urllib.parse.quote(parts.path or "/", safe="".join(
+        chr(c) for c in range(0x21, 0x7F) if chr(c) not in '"#<>?`{}'))
+    if "?" in url.split("#", 1)[0]:
+        target += "?" + urllib.parse.quote(parts.query, safe="".join(
+            chr(c) for c in range(0x21, 0x7F) if chr(c) not in "\"#<>'"))
+    return target
+
+
+def _origin(parts):
+    return parts.scheme.lower(), parts.hostname, parts.port
+
+
+def _decoder(encoding):
+    """An incremental decoder of the Content-Encoding (§2.1: decoded before the byte cap, as Bun's
+    fetch hands decoded bytes to the reader), or None for an identity body. gzip and deflate come
+    from zlib; br and zstd have no standard-library decoder (no scenario sends them)."""
+    encoding = encoding.strip().lower()
+    if encoding in ("", "identity"):
+        return None
+    if encoding in ("gzip", "x-gzip"):
+        return zlib.decompressobj(16 + zlib.MAX_WBITS)
+    if encoding == "deflate":
+        return zlib.decompressobj(zlib.MAX_WBITS)  # zlib-wrapped, as the Fetch Standard means
+    raise HttpFailure("NETWORK_ERROR", "network error: content decoding failed")
+
+
+def http_request(url, method, headers, body, timeout_ms, max_bytes):
+    """One request as `requestBounded` makes it: redirects followed (§2.2), the status checked
+    before the body (§2.4), the body read under the cap, one timer over everything (§2.3).
+    Returns the body bytes or raises HttpFailure. http.client rather than urllib.request, so that
+    nothing is added to the headers behind our back and the redirects follow the Fetch Standard
+    (urllib drops the body of a 307, for one)."""
+    deadline = time.monotonic() + timeout_ms / 1000.0
+    timed_out = HttpFailure("TIMEOUT", "request timed out after %sms" % _number_text(timeout_ms))
+
+    def remaining():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise timed_out
+        return left
+
+    # The URL string as fetch parses it: C0 controls and spaces trimmed, tabs and newlines gone.
+    current = url.strip(C0_OR_SPACE).replace("\t", "").replace("\n", "").replace("\r", "")
+    headers = list(headers)
+    redirects = 0
+    while True:
+        parts = urllib.parse.urlsplit(current)
+        scheme = parts.scheme.lower()
+        try:
+            port = parts.port
+        except ValueError:
+            port = -1
+        if scheme not in ("http", "https") or not parts.hostname or port == -1:
+            raise HttpFailure("NETWORK_ERROR", "network error: invalid request")
+        connection_class = (http.client.HTTPSConnection if scheme == "https"
+                            else http.client.HTTPConnection)
+        connection = connection_class(parts.hostname, port, timeout=remaining())
+        try:
+            try:
+                connection.connect()
+            except TimeoutError:
+                raise timed_out
+            except socket.gaierror:
+                raise HttpFailure("NETWORK_ERROR", "network error: host not found")
+            except OSError as exc:
+                if "ssl" in type(exc).__module__.lower():
+                    raise HttpFailure("NETWORK_ERROR", "network error: TLS handshake failed")
+                # Bun says this for a refused or unreachable connection (§2.5).
+                raise HttpFailure("NETWORK_ERROR", "network error: " + UNREACHABLE)
+            try:
+                # skip_*: Host is written below; Python's `Accept-Encoding: identity` must not go.
+                connection.putrequest(method, _wire_target(current, parts), skip_host=True,
+                                      skip_accept_encoding=True)
+                host = parts.hostname if ":" not in parts.hostname else "[%s]" % parts.hostname
+                default_port = 443 if scheme == "https" else 80
+                connection.putheader("Host", host if port in (None, default_port)
+                                     else "%s:%d" % (host, port))
+                for name, value in headers:
+                    connection.putheader(name, value)
+                if body is not None:
+                    connection.putheader("Content-Length", str(len(body)))
+                connection.endheaders(body)
+            except (UnicodeError, ValueError):  # a header that cannot be put on the wire
+                raise HttpFailure("NETWORK_ERROR", "network error: invalid request")
+            except TimeoutError:
+                raise timed_out
+            except OSError:  # the server went away while the request was sent
+                raise HttpFailure("NETWORK_ERROR", "network error: connection reset")
+            sock = connection.sock  # kept: getresponse may drop the connection's reference
+            try:
+                sock.settimeout(remaining())
+                response = connection.getresponse()
+            except TimeoutError:
+                raise timed_out
+            except (http.client.HTTPException, OSError):
+                raise HttpFailure("NETWORK_ERROR", "network error: malformed HTTP response")
+
+            status = response.status
+            location = response.getheader("Location")
+            if status in (301, 302, 303, 307, 308) and location is not None:
+                # §2.2: follow it; a 303, or a 301/302 of a POST, continues as a GET without a
+                # body (and without the headers that describe a body).
+                redirects += 1
+                if redirects > MAX_REDIRECTS:
+                    raise HttpFailure("NETWORK_ERROR", "network error: too many redirects")
+                following = urllib.parse.urljoin(current, location.strip())
+                if (status == 303 and method not in ("GET", "HEAD")) or (
+                        status in (301, 302) and method == "POST"):
+                    method, body = "GET", None
+                    headers = [(n, v) for n, v in headers if n.lower() not in (
+                        "content-type", "content-encoding", "content-language",
+                        "content-location")]
+                try:
+                    if _origin(urllib.parse.urlsplit(following)) != _origin(parts):
+                        # The Fetch Standard removes Authorization on a cross-origin redirect.
+                        headers = [(n, v) for n, v in headers if n.lower() != "authorization"]
+                except ValueError:
+                    raise HttpFailure("NETWORK_ERROR", "network error: invalid redirect location")
+                current = following
+                continue
+            if not 200 <= status <= 299:
+                # §2.4/§2.5: checked before the body is read; the text names the requested URL.
+                raise HttpFailure("HTTP_ERROR", "HTTP %d for %s" % (status, url), status)
+            return _read_body(response, sock, max_bytes, remaining, timed_out)
+        finally:
+            connection.close()
+
+
+def _read_body(response, sock, max_bytes, remaining, timed_out):
+    """The body chunk by chunk, decoded, failing as soon as the total passes the cap (§2.4:
+    exactly max_bytes is allowed). A response without a body (204) gives zero bytes. `sock` gets
+    the time left before every read, so the one timer also covers the body (§2.3)."""
+    decoder = _decoder(response.getheader("Content-Encoding") or "")
+    chunks, total = [], 0
+    while True:
+        try:
+            if not response.isclosed():  # closed: the body is complete and read needs no socket
+                sock.settimeout(remaining())
+            chunk = response.read(65536)
+        except TimeoutError:
+            raise timed_out
+        except (http.client.HTTPException, OSError):  # a short body, a broken connection
+            raise HttpFailure("NETWORK_ERROR", "network error: malformed HTTP response")
+        last = not chunk
+        if decoder is not None:
+            try:
+                chunk = decoder.flush() if last else decoder.decompress(chunk)
+            except Exception:  # zlib.error: not the encoding it claims
+                raise HttpFailure("NETWORK_ERROR", "network error: content decoding failed")
+        total += len(chunk)
+        if total > max_bytes:
+            raise HttpFailure("OVERSIZED", "response body exceeded %d bytes" % max_bytes)
+        chunks.append(chunk)
+        if last:
+            return b"".join(chunks)
+
+
+# --- providers (§2.6, §3.2-§3.4) --------------------------------------------------------------
+
+
+def provider_request(provider, url, method, headers, body):
+    """A provider API request (§2.6): 30 s, the text cap, and HTTP failures mapped to the
+    provider's texts; TIMEOUT, NETWORK_ERROR and OVERSIZED keep the transport's text. The
+    runtime defaults go first; a provider's own `accept` replaces `Accept: */*`."""
+    own = {name.lower() for name, _ in headers}
+    sent = [(n, v) for n, v in RUNTIME_HEADERS if n.lower() not in own] + headers
+    try:
+        return http_request(url, method, sent, body, SEARCH_TIMEOUT_MS, TEXT_MAX_BYTES)
+    except HttpFailure as failure:
+        if failure.code != "HTTP_ERROR":
+            raise WebRaised(str(failure))
+        if failure.status in (401, 403):
+            raise WebRaised("%s authentication failed" % provider)
+        if failure.status == 429:
+            raise WebRaised("%s rate limit exceeded" % provider)
+        raise WebRaised("%s server error HTTP %d" % (provider, failure.status))
+
+
+def _no_constant(name):
+    raise ValueError("JSON.parse has no %s" % name)
+
+
+def parse_answer(data, malformed):
+    """JSON.parse of the decoded body (§0.3): UTF-8 with replacement, one leading BOM removed,
+    the whole text one JSON value. Python's json also reads NaN and Infinity, which JSON.parse
+    refuses; a duplicate member keeps its last value in both."""
+    text = data.decode("utf-8", "replace")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        raise WebRaised(malformed)
+
+
+def _text(value):
+    """A non-empty string, or None: every optional member of a result needs one."""
+    return value if isinstance(value, str) and value != "" else None
+
+
+def _result(url, title, snippet, published):
+    """A normalized result: the title falls back to the URL; absent members stay absent."""
+    out = {"url": url, "title": _text(title) or url}
+    if _text(snippet) is not None:
+        out["snippet"] = snippet
+    if _text(published) is not None:
+        out["publishedAt"] = published
+    return out
+
+
+def search_exa(call, credential, endpoint, host):
+    """providers/exa.ts, searchExa (§3.2)."""
+    query = call["query"]
+    body = {"query": query, "type": "auto", "numResults": call["count"],
+            "contents": {"highlights": {"query": query, "numSentences": 3}}}
+    if "freshness" in call:
+        # The clock is the host's `now`; without one, the system clock (upstream's Date.now(),
+        # read as the request is built).
+        now = host.get("now")
+        if not isinstance(now, (int, float)) or isinstance(now, bool):
+            now = time.time() * 1000
+        days = EXA_FRESHNESS_DAYS[call["freshness"]]
+        body["startPublishedDate"] = iso_date(int(now) - days * 86400000)
+    data = provider_request("exa", endpoint, "POST", [
+        ("x-api-key", credential), ("content-type", "application/json"),
+        ("accept", "application/json")], js_stringify(body).encode("utf-8"))
+    answer = parse_answer(data, "malformed JSON response from exa")
+    if not isinstance(answer, dict) or not isinstance(answer.get("results"), list):
+        raise WebRaised("unexpected exa response envelope")
+    out = []
+    for item in answer["results"]:
+        if not isinstance(item, dict) or _text(item.get("url")) is None:
+            continue  # dropped silently
+        highlights = item.get("highlights")
+        # The first *string* highlight, even when it is empty (then there is no snippet).
+        strings = [h for h in (highlights if isinstance(highlights, list) else [])
+                   if isinstance(h, str)]
+        out.append(_result(item["url"], item.get("title"), strings[0] if strings else None,
+                           item.get("publishedDate")))
+    return out
+
+
+def search_brave(call, credential, endpoint, host):
+    """providers/brave.ts, searchBrave (§3.3): a GET whose query string is appended after `?`."""
+    pairs = [("q", call["query"]), ("count", _number_text(call["count"])),
+             ("safesearch", "moderate")]
+    if "freshness" in call:
+        pairs.append(("freshness", BRAVE_FRESHNESS[call["freshness"]]))
+    data = provider_request("brave", endpoint + "?" + form_encode(pairs), "GET", [
+        ("X-Subscription-Token", credential), ("accept", "application/json")], None)
+    answer = parse_answer(data, "malformed JSON response from brave")
+    web = answer.get("web") if isinstance(answer, dict) else None
+    # An answer without `web` (no web results, in the real API) is an error too.
+    if not isinstance(web, dict) or not isinstance(web.get("results"), list):
+        raise WebRaised("unexpected brave response envelope")
+    return [_result(item["url"], item.get("title"), item.get("description"), item.get("page_age"))
+            for item in web["results"]
+            if isinstance(item, dict) and _text(item.get("url")) is not None]
+
+
+def search_zai(call, credential, endpoint, host):
+    """providers/zai.ts, searchZai (§3.4): the engine follows the region, not the endpoint."""
+    body = {"search_engine": ZAI_REGIONS[host["search"]["region"]],
+            "search_query": call["query"], "count": call["count"]}
+    if "freshness" in call:
+        body["search_recency_filter"] = ZAI_FRESHNESS[call["freshness"]]
+    data = provider_request("zai", endpoint, "POST", [
+        ("Authorization", "Bearer " + credential), ("content-type", "application/json"),
+        ("accept", "application/json")], js_stringify(body).encode("utf-8"))
+    answer = parse_answer(data, "malformed JSON response from zai search")
+    if not isinstance(answer, dict) or not isinstance(answer.get("search_result"), list):
+        raise WebRaised("unexpected zai search response envelope")
+    return [_result(item["link"], item.get("title"), item.get("content"),
+                    item.get("publish_date"))
+            for item in answer["search_result"]
+            if isinstance(item, dict) and _text(item.get("link")) is not None]
+
+
+SEARCH_PROVIDERS = {"exa": search_exa, "brave": search_brave, "zai": search_zai}
+
+
+# --- the call (search-service.ts, createWebSearchTool: §3.1, §3.5, §3.6) ---------------------
+
+
+def render_search_markdown(results):
+    """§3.5: numbered entries, snippet and date indented by three spaces, single LFs, nothing
+    escaped or trimmed."""
+    if not results:
+        return "No results found."
+    entries = []
+    for i, result in enumerate(results, 1):
+        lines = ["%d. [%s](%s)" % (i, result["title"], result["url"])]
+        if "snippet" in result:
+            lines.append("   " + result["snippet"])
+        if "publishedAt" in result:
+            lines.append("   _%s_" % result["publishedAt"])
+        entries.append("\n".join(lines))
+    return "\n".join(entries)
+
+
+def search_credential(host, provider):
+    """§1.2: a non-empty variable of `env` wins, then a non-empty `search.apiKey`; never trimmed.
+    Returns (credential, source) or (None, None)."""
+    env = host.get("env") if isinstance(host.get("env"), dict) else {}
+    variable = env.get(SEARCH_CREDENTIAL_VARIABLES[provider])
+    if isinstance(variable, str) and variable != "":
+        return variable, "env"
+    configured = host["search"].get("apiKey")
+    if isinstance(configured, str) and configured != "":
+        return configured, "config"
+    return None, None
+
+
+def execute_web_search(value, host):
+    """One web_search call: ("result", object, asks) or ("throws", text, asks). `asks` holds
+    every permission request the call made, in order, whichever way it ends."""
+    asks = []
+    try:
+        return "result", web_search(value, host, asks), asks
+    except WebRaised as exc:
+        return "throws", exc.args[0], asks
+
+
+def web_search(value, host, asks):
+    """search-service.ts, execute (§3.1), with the host configuration for upstream's; records
+    each permission request into `asks`."""
+    search = host.get("search") if isinstance(host.get("search"), dict) else {}
+    host = dict(host, search=search)
+    provider = search.get("provider", "exa")  # §1.1: exa by default
+    if provider not in SEARCH_PROVIDERS:
+        raise WebUnsupported("unknown search provider %r" % (provider,))
+    # §1.3: the region is part of building the tool instance, so it is refused before the call
+    # even starts: before validation, with no ask.
+    if provider == "zai" and search.get("region") not in ZAI_REGIONS:
+        raise WebRaised("web.search.region is required when provider is zai")
+    # 1. Validate (§0.2): a refusal raises the one-line form, with no `Error: ` (unlike the
+    # editor's returned text).
+    verdict, call = validate("web_search", value)
+    if verdict == "reject":
+        raise WebRaised(one_line(call))
+    # 2. Ask permission (§3.1); the host records it and answers allow or deny with a text.
+    asks.append({"permission": "web_search", "patterns": [call["query"]], "always": [],
+                 "metadata": {"provider": provider}})
+    permission = host.get("permission", "allow")
+    if isinstance(permission, dict) and "deny" in permission:
+        raise WebRaised(permission["deny"])
+    # 3. The credential, checked after the ask (§1.5).
+    credential, source = search_credential(host, provider)
+    if credential is None:
+        raise WebRaised("missing credential for %s: set %s or web.search.apiKey"
+                        % (provider, SEARCH_CREDENTIAL_VARIABLES[provider]))
+    # 4. Exactly one request to the configured provider, no retry (§3.1).
+    name = provider if provider != "zai" else "zai-search-" + search["region"]
+    endpoints = host.get("endpoints") if isinstance(host.get("endpoints"), dict) else {}
+    endpoint = endpoints.get(name, DEFAULT_ENDPOINTS[name])
+    results = SEARCH_PROVIDERS[provider](call, credential, endpoint, host)
+    # 5. The result object (§3.6); `count` is never enforced on the answer.
+    metadata = {"provider": provider}
+    if provider == "zai":
+        metadata["region"] = search["region"]
+    metadata["resultCount"] = len(results)
+    metadata["credentialSource"] = source
+    return {"title": "web_search: " + call["query"], "output": render_search_markdown(results),
+            "metadata": metadata}
+
+
+# ---------------------------------------------------------------------------------------------
 # The protocol loop
 # ---------------------------------------------------------------------------------------------
 
@@ -905,8 +1390,9 @@ def send(message):
     sys.stdout.flush()
 
 
-# The tools whose calls this peer executes (scenarios, interfaces.md §9.2).
-SCENARIO_TOOLS = ("str_replace_editor",)
+# The tools whose calls this peer executes (scenarios, interfaces.md §9.2). web_fetch is
+# validated but not executed: its scenarios are reported as unsupported.
+SCENARIO_TOOLS = ("str_replace_editor", "web_search")
 
 
 def answer_check(message):
@@ -931,6 +1417,16 @@ def answer_exec(message, sessions):
         return {"type": "result", "seq": seq, "error": "tool %r is not executed" % (tool,)}
     if "input" not in message:
         return {"type": "result", "seq": seq, "error": "the exec has no input"}
+    if tool == "web_search":  # a web call: one call with a host configuration, no session state
+        host = message.get("host")
+        if not isinstance(host, dict):
+            return {"type": "result", "seq": seq, "error": "a web_search exec needs a host"}
+        try:
+            kind, value, asks = execute_web_search(message["input"], host)
+        except Exception as exc:  # WebUnsupported, or a bug: not a tool outcome
+            print("vvoc_peer: error on seq %r: %r" % (seq, exc), file=sys.stderr)
+            return {"type": "result", "seq": seq, "error": "cannot make the call: %s" % exc}
+        return {"type": "result", "seq": seq, kind: to_json_value(value), "asks": asks}
     session = sessions.setdefault(session_key(message), {})
     try:
         kind, text = execute(tool, message["input"], session)
