@@ -13,6 +13,7 @@ pub mod fuzz;
 pub mod json;
 pub mod load;
 pub mod meta_schema;
+pub mod meta_schema_web;
 pub mod outcome;
 pub mod panic;
 pub mod parallel;

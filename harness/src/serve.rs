@@ -226,10 +226,20 @@ fn answer_messages(
                     session,
                     tool,
                     input,
+                    host: None,
                 }) => {
                     let session = sessions.entry(session.to_string()).or_default();
                     execute_step(seq.clone(), *tool, input, session).to_line()
                 }
+                // A web call holds up the answers after it for as long as it waits on its
+                // server; a runner plays one scenario at a time per peer process.
+                Ok(ToPeer::Exec {
+                    seq,
+                    tool,
+                    input,
+                    host: Some(host),
+                    ..
+                }) => web_step(seq.clone(), *tool, input, host).to_line(),
                 Ok(ToPeer::Anchors { seq, path, .. }) => anchors_step(seq.clone(), path).to_line(),
                 Ok(ToPeer::End { session }) => {
                     sessions.remove(session.as_ref());
@@ -294,6 +304,28 @@ fn execute_step(
         Ok(exec::Outcome::Output(text)) => StepAnswer::Reply(Reply::Output(text)),
         Ok(exec::Outcome::Throws(text)) => StepAnswer::Reply(Reply::Throws(text)),
         Err(not_executed) => StepAnswer::Error(not_executed.to_string()),
+    };
+    PeerResult { seq, answer }
+}
+
+/// Runs one web call with its host configuration (formats.md, "Web scenario file").
+fn web_step(seq: Seq, tool: Tool, input: &Json, host: &Json) -> PeerResult<StepAnswer> {
+    if !crate::web::is_web(tool) {
+        let answer = StepAnswer::Error(format!(
+            "a host configuration goes only with web_fetch and web_search, not {}",
+            tool.id()
+        ));
+        return PeerResult { seq, answer };
+    }
+    let answer = match exec::web::Host::from_json(host) {
+        Ok(host) => {
+            let call = exec::web::execute_web(tool, input, &host);
+            StepAnswer::Web {
+                reply: call.result,
+                asks: call.asks,
+            }
+        }
+        Err(error) => StepAnswer::Error(format!("the host configuration is refused: {error}")),
     };
     PeerResult { seq, answer }
 }

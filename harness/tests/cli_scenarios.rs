@@ -221,22 +221,52 @@ fn exec_runs_one_call_in_the_current_directory_and_says_it_changes_files() {
         "an Error: text: {}",
         text(&output)
     );
+    // A web call without a credential asks, then raises before any request leaves.
     let output = conform(&["exec", "web_search", r#"{"query": "q"}"#], None);
-    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
     assert!(
-        text(&output).contains("does not execute web_search"),
+        text(&output).contains(r#"asked: {"permission":"web_search","patterns":["q"]"#)
+            && text(&output).contains(
+                "raised: missing credential for exa: set EXA_API_KEY or web.search.apiKey"
+            ),
         "{}",
         text(&output)
     );
+    let output = conform(
+        &[
+            "exec",
+            "web_search",
+            r#"{"query": "q"}"#,
+            "--host",
+            r#"{"search":{"provider":"bing"}}"#,
+        ],
+        None,
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "a bad --host: {}",
+        text(&output)
+    );
+    assert!(
+        text(&output).contains("--host: host.search"),
+        "{}",
+        text(&output)
+    );
+    let output = conform(
+        &["exec", "str_replace_editor", &input, "--host", "{}"],
+        None,
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
     let help = conform(&["exec", "--help"], None);
     assert!(
-        text(&help).contains("THIS CHANGES FILES"),
+        text(&help).contains("THIS CHANGES FILES") && text(&help).contains("A WEB CALL IS REAL"),
         "{}",
         text(&help)
     );
     let help = conform(&["--help"], None);
     assert!(
-        text(&help).contains("(it changes files)"),
+        text(&help).contains("(an editor changes files; a web tool really goes to the network)"),
         "{}",
         text(&help)
     );

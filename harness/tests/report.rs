@@ -129,9 +129,9 @@ const SCENARIOS: &str = r#"{"tool": "str_replace_editor", "scenarios": [
 /// The fixed run of the vectors, with one scenario per outcome.
 fn fixed_run_with_scenarios() -> RunResult {
     use vvoc_harness::outcome::Failure;
+    use vvoc_harness::run::records::ScenarioRecord;
     use vvoc_harness::scenario::model::Reply;
     use vvoc_harness::scenario::play::ScenarioAnswer;
-    use vvoc_harness::scenario::records::ScenarioRecord;
     use vvoc_harness::scenario::tree::Entry;
     let mut run = fixed_run();
     run.implementation.scenarios = vec!["str_replace_editor".to_owned()];

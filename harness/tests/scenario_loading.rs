@@ -73,9 +73,9 @@ fn a_file_with_vectors_and_scenarios_is_refused() {
 
 #[test]
 fn scenarios_of_a_tool_that_is_not_executed_are_refused() {
-    let text = r#"{"tool": "web_search", "scenarios": []}"#;
+    let text = r#"{"tool": "work_item_open", "scenarios": []}"#;
     assert!(
-        load_error(&[("x.json", text)]).contains("web_search is not executed"),
+        load_error(&[("x.json", text)]).contains("work_item_open is not executed"),
         "{}",
         load_error(&[("x.json", text)])
     );

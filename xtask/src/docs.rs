@@ -61,6 +61,15 @@ pub fn outputs(specs: &[&ToolSpec], vectors: &[Vector]) -> Vec<Output> {
             content: format!("{}\n", schema_of(spec).to_pretty()),
         });
     }
+    for (family, schema) in vvoc_reference::exec::web::result_schemas() {
+        outputs.push(Output {
+            path: PathBuf::from(format!(
+                "implementation/published/results/{}.json",
+                result_file(family)
+            )),
+            content: format!("{}\n", schema.to_pretty()),
+        });
+    }
     outputs.push(Output {
         path: PathBuf::from("implementation/published/README.md"),
         content: readme(specs),
@@ -68,6 +77,10 @@ pub fn outputs(specs: &[&ToolSpec], vectors: &[Vector]) -> Vec<Output> {
     for (name, schema) in [
         ("vector-file", meta_schema::vector_file()),
         ("scenario-file", meta_schema::scenario_file()),
+        (
+            "web-scenario-file",
+            vvoc_harness::meta_schema_web::web_scenario_file(),
+        ),
         ("mutation-rows", meta_schema::mutation_rows()),
     ] {
         outputs.push(Output {
@@ -219,5 +232,17 @@ fn readme(specs: &[&ToolSpec]) -> String {
             spec.id, spec.id
         ));
     }
+    for (family, _) in vvoc_reference::exec::web::result_schemas() {
+        text.push_str(&format!(
+            "- `results/{}.json`: the closed result schema of the family `{family}` \
+             (docs/execution-web.md §5).\n",
+            result_file(family)
+        ));
+    }
     text
+}
+
+/// The file name of a result family's schema: `web_fetch:text-native` → `web_fetch.text-native`.
+fn result_file(family: &str) -> String {
+    family.replace(':', ".")
 }

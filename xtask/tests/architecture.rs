@@ -17,11 +17,18 @@ const MAX_FN_LINES: usize = 100;
 /// Functions that are data tables rather than logic, allowed past [`MAX_FN_LINES`]: the file, the
 /// function, and why. The test fails when one of them fits the limit again, so the list cannot
 /// go stale.
-const DATA_TABLES: &[(&str, &str, &str)] = &[(
-    "meta_schema.rs",
-    "scenario_file",
-    "the JSON Schema of scenario files, one literal",
-)];
+const DATA_TABLES: &[(&str, &str, &str)] = &[
+    (
+        "meta_schema.rs",
+        "scenario_file",
+        "the JSON Schema of scenario files, one literal",
+    ),
+    (
+        "meta_schema_web.rs",
+        "web_scenario_file",
+        "the JSON Schema of web scenario files, one literal",
+    ),
+];
 
 #[test]
 fn no_file_of_the_harness_imports_one_that_imports_it_back() {

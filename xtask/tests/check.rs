@@ -7,13 +7,15 @@ use std::time::{Duration, Instant};
 
 const XTASK: &str = env!("CARGO_BIN_EXE_xtask");
 
-/// A linter that says it started, and on SIGTERM says so and stops.
+/// A linter that says it started, and on SIGTERM says so and stops. It says it started only once
+/// its `sleep` runs, so the group's SIGTERM reaches that too (a `sleep` started after it would
+/// hold the output open until the grace ran out).
 const SLOW_LINTER: &str = r#"#!/bin/sh
 dir=$(dirname "$0")
 trap 'echo termed > "$dir/termed"; exit 143' TERM
-echo started > "$dir/started"
-echo "linting slowly"
 sleep 600 &
+echo "linting slowly"
+echo started > "$dir/started"
 wait
 "#;
 

@@ -1,7 +1,6 @@
 //! `conform`: runs the vvoc contract vectors against the reference implementation or any peer.
 
 use std::collections::HashSet;
-use std::io::Read as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -16,7 +15,7 @@ use vvoc_harness::load::suite::{Suite, load_sources};
 use vvoc_harness::meta_schema;
 use vvoc_harness::scenario::model::ScenarioProblem;
 use vvoc_harness::serve::serve;
-use vvoc_reference::exec::{self, Outcome, Session, anchors};
+use vvoc_reference::exec::anchors;
 use vvoc_reference::{Json, Tool, Verdict, one_line, validate_json};
 
 /// Every check allocates its normalized output and issues; mimalloc's small-object paths take
@@ -85,21 +84,34 @@ enum Command {
         /// The file.
         file: PathBuf,
     },
-    /// Run one call of an editor in the current directory and print the text it returns.
+    /// Run one call of a tool and print what it returns: an editor in the current directory, or a
+    /// web tool over the network.
     ///
-    /// THIS CHANGES FILES: the call really edits, creates, renames or deletes them, exactly as
-    /// the tool would for a model. hashline_edit resolves a relative path against the current
-    /// directory; str_replace_editor takes absolute paths only and refuses a relative one, as its
-    /// contract says (behaviour.md §5). Exit 0
-    /// for a success text, 2 for an `Error: ...` text or a raised error (printed to stderr).
+    /// THIS CHANGES FILES: an editor's call really edits, creates, renames or deletes them,
+    /// exactly as the tool would for a model. hashline_edit resolves a relative path against the
+    /// current directory; str_replace_editor takes absolute paths only and refuses a relative
+    /// one, as its contract says (behaviour.md §5).
+    ///
+    /// A WEB CALL IS REAL: web_fetch fetches the URL and web_search asks the configured provider,
+    /// over the network, with the host configuration of --host (execution-web.md §1.1; credentials
+    /// go in its "env" or "apiKey"; nothing is read from this process's environment). The result
+    /// object is printed as JSON.
+    ///
+    /// Exit 0 for a success text or a web result, 2 for an `Error: ...` text or a raised error
+    /// (printed to stderr).
     #[command(
-        about = "Run one call of an editor in the current directory and print what it returns (it changes files)"
+        about = "Run one call of a tool and print what it returns (an editor changes files; a web tool really goes to the network)"
     )]
     Exec {
-        /// The editor: hashline_edit or str_replace_editor.
+        /// The tool: hashline_edit, str_replace_editor, web_fetch or web_search.
         tool: String,
         /// The input as JSON text; read from standard input when absent.
         input: Option<String>,
+        /// For web_fetch and web_search: the host configuration as JSON text, such as
+        /// '{"search":{"provider":"brave"},"env":{"BRAVE_API_KEY":"..."}}' (default: {}, which
+        /// fetches natively and searches with Exa, without a credential).
+        #[arg(long, value_name = "JSON")]
+        host: Option<String>,
     },
     /// List the vector and scenario names (`<tool>:<id>`), one per line, in file order; --tool,
     /// --filter and --only select as for `run`.
@@ -329,6 +341,9 @@ mod run_command;
 #[path = "conform/fuzz_command.rs"]
 mod fuzz_command;
 
+#[path = "conform/exec_command.rs"]
+mod exec_command;
+
 fn main() -> ExitCode {
     vvoc_harness::peer::child::kill_children_on_interrupt();
     let parsed = Cli::command()
@@ -372,7 +387,7 @@ fn execute(command: Command) -> Result<u8> {
             }
             Err(error) => bail!("{error}"),
         },
-        Command::Exec { tool, input } => exec_once(&tool, input),
+        Command::Exec { tool, input, host } => exec_command::exec_once(&tool, input, host),
         Command::List(args) => {
             let selection = args.select.selection()?;
             let suite = load_all(&args.vectors)?;
@@ -381,9 +396,14 @@ fn execute(command: Command) -> Result<u8> {
                 .scenarios
                 .iter()
                 .filter(|s| selection.keeps_scenario(s));
+            let web = suite
+                .web
+                .iter()
+                .filter(|s| selection.keeps_scenario_named(s.tool, &s.name()));
             let kept: HashSet<String> = vectors
                 .map(|v| v.name())
                 .chain(scenarios.map(|s| s.name()))
+                .chain(web.map(|s| s.name()))
                 .collect();
             for name in suite.names.iter().filter(|n| kept.contains(*n)) {
                 say!("{name}");
@@ -458,10 +478,18 @@ fn lint(args: &LintArgs) -> Result<u8> {
     }
     let suite = load_all(&args.vectors)?;
     let files: HashSet<&PathBuf> = suite.vectors.iter().map(|v| &v.file).collect();
-    let scenario_files: HashSet<&PathBuf> = suite.scenarios.iter().map(|s| &s.file).collect();
+    let scenario_files: HashSet<&PathBuf> = suite
+        .scenarios
+        .iter()
+        .map(|s| &s.file)
+        .chain(suite.web.iter().map(|s| &s.file))
+        .collect();
     let scenarios = match scenario_files.len() {
         0 => String::new(),
-        n => format!(", {} scenarios in {n} files", suite.scenarios.len()),
+        n => format!(
+            ", {} scenarios in {n} files",
+            suite.scenarios.len() + suite.web.len()
+        ),
     };
     say!(
         "ok: {} vectors in {} files{scenarios}",
@@ -485,40 +513,11 @@ fn violation_counts(violations: &[Violation]) -> String {
 }
 
 /// The input given as an argument, or else read from standard input.
-fn input_text(input: Option<String>) -> Result<String> {
-    Ok(match input {
-        Some(text) => text,
-        None => {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .context("cannot read the input from standard input")?;
-            text
-        }
-    })
-}
-
-fn exec_once(tool: &str, input: Option<String>) -> Result<u8> {
-    let tool: Tool = tool.parse()?;
-    let input = Json::parse(&input_text(input)?).context("the input is not valid JSON")?;
-    match exec::execute(tool, &input, &mut Session::new())? {
-        Outcome::Output(text) => {
-            say!("{text}");
-            let error = text
-                .units()
-                .starts_with(&"Error: ".encode_utf16().collect::<Vec<_>>());
-            Ok(if error { FAILED } else { OK })
-        }
-        Outcome::Throws(text) => {
-            eprintln!("raised: {text}");
-            Ok(FAILED)
-        }
-    }
-}
 
 fn check(tool: &str, input: Option<String>) -> Result<u8> {
     let tool: Tool = tool.parse()?;
-    let input = Json::parse(&input_text(input)?).context("the input is not valid JSON")?;
+    let input =
+        Json::parse(&exec_command::input_text(input)?).context("the input is not valid JSON")?;
     let verdict = validate_json(tool, &input);
     say!("{}", verdict.to_json().to_pretty());
     match &verdict {

@@ -143,6 +143,7 @@ fn main() {
                 session,
                 tool,
                 input,
+                host: _,
             } => {
                 let session = sessions.entry(session.into_owned()).or_default();
                 exec(&mut out, seq, tool, &input, session);

@@ -98,7 +98,7 @@ pub fn to_serde(value: &Json) -> Option<SerdeValue> {
 
 /// The value as `serde_json` holds it, lone surrogates as U+FFFD and infinities as the largest
 /// doubles: good enough where only the value's shape matters.
-pub(crate) fn to_serde_lossy(value: &Json) -> SerdeValue {
+pub fn to_serde_lossy(value: &Json) -> SerdeValue {
     SerdeValue(value.fold(
         |leaf| match leaf {
             Json::Null => serde_json::Value::Null,

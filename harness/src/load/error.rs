@@ -334,7 +334,7 @@ impl fmt::Display for FileProblem {
             }
             FileProblem::NotExecuted(tool) => write!(
                 f,
-                "scenarios run only hashline_edit and str_replace_editor; {tool} is not executed (it needs a host)"
+                "scenarios run only hashline_edit, str_replace_editor, web_fetch and web_search; {tool} is not executed (it needs a workflow store)"
             ),
         }
     }

@@ -66,7 +66,8 @@ pub struct SuiteLint {
     pub violations: Vec<Violation>,
 }
 
-/// Checks every file of a vectors folder: a file with `scenarios` against the scenario-file schema,
+/// Checks every file of a vectors folder: a file with `scenarios` against the scenario-file schema
+/// (the web scenario-file schema when its tool is `web_fetch` or `web_search`),
 /// any other against the vector-file schema; a file with both is a violation of its own.
 pub fn lint_vectors_folder(dir: &Path) -> Result<SuiteLint, LoadError> {
     lint_source(&Source::Folder(dir.to_owned()))
@@ -80,6 +81,7 @@ pub fn lint_source(source: &Source) -> Result<SuiteLint, LoadError> {
     };
     let vectors = compile(&dir, &crate::meta_schema::vector_file())?;
     let scenarios = compile(&dir, &crate::meta_schema::scenario_file())?;
+    let web = compile(&dir, &crate::meta_schema_web::web_scenario_file())?;
     let files = source.files()?;
     let counts = (AtomicUsize::new(0), AtomicUsize::new(0));
     let violations = check_files(&files, |json| {
@@ -89,7 +91,11 @@ pub fn lint_source(source: &Source) -> Result<SuiteLint, LoadError> {
             (true, true) => Err("a file holds \"vectors\" or \"scenarios\", never both".to_owned()),
             (true, false) => {
                 counts.1.fetch_add(1, Ordering::Relaxed);
-                Ok(&scenarios)
+                let tool = top.and_then(|o| o.get("tool")).and_then(Json::as_string);
+                match tool.is_some_and(|t| t.eq_str("web_fetch") || t.eq_str("web_search")) {
+                    true => Ok(&web),
+                    false => Ok(&scenarios),
+                }
             }
             (false, _) => {
                 counts.0.fetch_add(1, Ordering::Relaxed);

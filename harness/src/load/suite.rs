@@ -213,14 +213,34 @@ pub fn parse_suite_file(file: &Path, text: &str) -> Result<Suite, LoadError> {
             FileProblem::MissingVectors
         })
     })?;
-    let web = matches!(tool, Tool::WebFetch | Tool::WebSearch);
+    let web = crate::web::is_web(tool);
     if scenario_file && !web && !vvoc_reference::exec::executes(tool) {
         return Err(file_error(FileProblem::NotExecuted(tool)));
     }
+    let kind = match (scenario_file, web) {
+        (false, _) => Kind::Vectors,
+        (true, false) => Kind::Scenarios,
+        (true, true) => Kind::Web,
+    };
+    let mut suite = parse_items(tool, file, items, kind)?;
+    suite.files = (usize::from(!scenario_file), usize::from(scenario_file));
+    Ok(suite)
+}
+
+/// What a file's items are.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Vectors,
+    Scenarios,
+    Web,
+}
+
+/// The items of one file, each parsed as `kind` says, ids unique within the file.
+fn parse_items(tool: Tool, file: &Path, items: &[Json], kind: Kind) -> Result<Suite, LoadError> {
     let mut suite = Suite::default();
     let mut seen: HashMap<String, usize> = HashMap::new();
     for (index, item) in items.iter().enumerate() {
-        let id = if scenario_file && web {
+        let id = if kind == Kind::Web {
             let scenario = parse_web_scenario(tool, file, index, item)?;
             let id = scenario.id.clone();
             if let Some(&first_index) = seen.get(&id) {
@@ -234,7 +254,7 @@ pub fn parse_suite_file(file: &Path, text: &str) -> Result<Suite, LoadError> {
             suite.names.push(scenario.name());
             suite.web.push(scenario);
             id
-        } else if scenario_file {
+        } else if kind == Kind::Scenarios {
             let scenario = parse_scenario(tool, file, index, item)?;
             let id = scenario.id.clone();
             if let Some(&first_index) = seen.get(&id) {
@@ -265,7 +285,6 @@ pub fn parse_suite_file(file: &Path, text: &str) -> Result<Suite, LoadError> {
         };
         seen.insert(id, index);
     }
-    suite.files = (usize::from(!scenario_file), usize::from(scenario_file));
     Ok(suite)
 }
 

@@ -1,4 +1,5 @@
-//! Scenarios over the peer protocol: `--jobs` sessions take scenarios from one queue and play
+//! Scenarios over the peer protocol, editor and web: `--jobs` sessions take scenarios from one
+//! queue and play
 //! them one at a time; a scenario that broke its peer (a timeout, crash or protocol error) has
 //! failed, and the peer is restarted before the next. The scenario's directory is removed
 //! whatever happened.
@@ -14,9 +15,11 @@ use crate::compare::Level;
 use crate::outcome::Failure;
 use crate::peer::options::{PeerOptions, Peers, Unusable};
 use crate::peer::session::{PeerSession, Step};
-use crate::scenario::model::{Reply, Scenario};
+use crate::run::records::{Pending, ScenarioRecord};
+use crate::scenario::model::Reply;
 use crate::scenario::play::{Executor, play};
-use crate::scenario::records::ScenarioRecord;
+use crate::web::model::WebScenario;
+use crate::web::play::{WebExecutor, WebReceived, play as web_play};
 
 /// Why a scenario run went wrong as a whole.
 #[derive(Debug)]
@@ -39,9 +42,9 @@ pub struct PeerScenarios {
     pub stderr: String,
 }
 
-/// Plays every scenario against peer processes.
+/// Plays every scenario, editor and web, against peer processes.
 pub fn run_peer_scenarios(
-    scenarios: Vec<Scenario>,
+    scenarios: Vec<Pending>,
     level: Level,
     known: &HashSet<String>,
     options: &PeerOptions,
@@ -83,7 +86,7 @@ pub fn run_peer_scenarios(
 
 /// The scenarios to play, shared by the sessions.
 struct Work<'a> {
-    queue: Mutex<VecDeque<(usize, Scenario)>>,
+    queue: Mutex<VecDeque<(usize, Pending)>>,
     done: Mutex<BTreeMap<usize, ScenarioRecord>>,
     scratch: &'a Path,
     level: Level,
@@ -98,19 +101,29 @@ impl Work<'_> {
             Err(reason) => return peers.give_up(reason),
         };
         while !peers.stopped() {
-            let Some((index, scenario)) = self.queue.lock().ok().and_then(|mut q| q.pop_front())
+            let Some((index, pending)) = self.queue.lock().ok().and_then(|mut q| q.pop_front())
             else {
                 break;
             };
             let began = Instant::now();
-            let name = scenario.name();
-            let answer = play(&scenario, self.scratch, &mut Steps(&mut session, &name));
+            let record = match pending {
+                Pending::Editor(scenario) => {
+                    let name = scenario.name();
+                    let answer = play(&scenario, self.scratch, &mut Steps(&mut session, &name));
+                    let took = began.elapsed();
+                    ScenarioRecord::new(scenario, answer, took, self.level, self.known)
+                }
+                Pending::Web(scenario) => {
+                    let name = scenario.name();
+                    let answer = web_play(&scenario, &mut WebCall(&mut session, &name));
+                    let took = began.elapsed();
+                    ScenarioRecord::web(scenario, answer, took, self.level, self.known)
+                }
+            };
             // After an interrupt, a scenario whose peer was killed did not fail: it was not run.
             if crate::progress::stopping() {
                 break;
             }
-            let record =
-                ScenarioRecord::new(scenario, answer, began.elapsed(), self.level, self.known);
             if let Ok(mut done) = self.done.lock() {
                 done.insert(index, record);
             }
@@ -138,5 +151,25 @@ impl Executor for Steps<'_, '_, '_> {
 
     fn end(&mut self) {
         self.0.end(self.1);
+    }
+}
+
+/// A web scenario's call (in a session named after the scenario) on a peer session.
+struct WebCall<'s, 'p, 'o>(&'s mut PeerSession<'p, 'o>, &'s str);
+
+impl WebExecutor for WebCall<'_, '_, '_> {
+    fn call(
+        &mut self,
+        scenario: &WebScenario,
+        host: &Json,
+        input: &Json,
+    ) -> (WebReceived, Vec<Json>) {
+        let answer = self.0.web_call(self.1, scenario.tool, input, host);
+        self.0.end(self.1);
+        match answer {
+            Ok((Ok(result), asks)) => (WebReceived::Result(result), asks),
+            Ok((Err(text), asks)) => (WebReceived::Throws(text), asks),
+            Err(fault) => (WebReceived::Fault(fault), Vec::new()),
+        }
     }
 }

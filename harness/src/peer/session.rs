@@ -132,6 +132,30 @@ impl<'p, 'o> PeerSession<'p, 'o> {
     /// One step of a scenario's session, sent once the last one is answered: its answer, or how
     /// it failed (a timeout, crash or protocol error breaks the session).
     pub fn step(&mut self, session: &str, step: Step<'_>) -> Result<Reply, Failure> {
+        match self.exchange(session, step)? {
+            StepAnswer::Reply(reply) => Ok(reply),
+            StepAnswer::Web { .. } | StepAnswer::Error(_) => unreachable_answer(&mut self.broken),
+        }
+    }
+
+    /// A web call (its scenario's only step): the result or the raised message with the
+    /// permission requests, or how it failed.
+    pub fn web_call(
+        &mut self,
+        session: &str,
+        tool: Tool,
+        input: &Json,
+        host: &Json,
+    ) -> Result<(Result<Json, JsString>, Vec<Json>), Failure> {
+        match self.exchange(session, Step::Web(tool, input, host))? {
+            StepAnswer::Web { reply, asks } => Ok((reply, asks)),
+            StepAnswer::Reply(_) | StepAnswer::Error(_) => unreachable_answer(&mut self.broken),
+        }
+    }
+
+    /// Sends a step and reads its answer: a tool outcome (an `error` answer is a failure), or
+    /// how the process failed.
+    fn exchange(&mut self, session: &str, step: Step<'_>) -> Result<StepAnswer, Failure> {
         let n = self.peers.next_seq();
         let (seq, session) = (Seq::from(n), Cow::Borrowed(session));
         let (message, kind) = match step {
@@ -142,8 +166,19 @@ impl<'p, 'o> PeerSession<'p, 'o> {
                     session,
                     tool,
                     input,
+                    host: None,
                 };
                 (exec, StepKind::Exec)
+            }
+            Step::Web(tool, input, host) => {
+                let exec = ToPeer::Exec {
+                    seq,
+                    session,
+                    tool,
+                    input: Cow::Borrowed(input),
+                    host: Some(Cow::Borrowed(host)),
+                };
+                (exec, StepKind::Web)
             }
             Step::Anchors(path) => {
                 let path = Cow::Borrowed(path);
@@ -155,8 +190,8 @@ impl<'p, 'o> PeerSession<'p, 'o> {
         let deadline = Instant::now() + self.peers.timeout();
         let read = |line: &str| PeerResult::<StepAnswer>::read(line, kind);
         let broke = match self.receive(deadline, PeerResult::<StepAnswer>::SCHEMA, read) {
-            Ok((got, StepAnswer::Reply(reply))) if got == n => return Ok(reply),
             Ok((got, StepAnswer::Error(text))) if got == n => return Err(Failure::Error(text)),
+            Ok((got, answer)) if got == n => return Ok(answer),
             Ok((got, _)) => Failure::ProtocolError(format!(
                 "an answer for seq {got}, which is not outstanding (the step sent seq {n})"
             )),
@@ -237,4 +272,16 @@ pub enum Step<'a> {
     Exec(Tool, &'a Json),
     /// The anchored view of the file at this absolute path.
     Anchors(&'a JsString),
+    /// A call of a web tool with this input and host configuration (`{server}` substituted).
+    Web(Tool, &'a Json, &'a Json),
+}
+
+/// An answer of the wrong kind for its step, which [`PeerResult::read`] never gives: reading by
+/// the step's kind refuses the others. Should it happen, it breaks the session as a protocol
+/// error would.
+fn unreachable_answer<T>(broken: &mut bool) -> Result<T, Failure> {
+    *broken = true;
+    Err(Failure::ProtocolError(
+        "an answer of another kind of step than the one sent".to_owned(),
+    ))
 }

@@ -3,7 +3,7 @@
 //! peers, read by the runner, which names what is wrong with a bad one.
 
 use vvoc_reference::issue::MAX_ISSUES;
-use vvoc_reference::{Issue, Json, Object, Verdict};
+use vvoc_reference::{Issue, JsString, Json, Object, Verdict};
 
 use crate::protocol::wire::{Seq, expect_type, message};
 use crate::scenario::model::Reply;
@@ -27,21 +27,32 @@ pub enum CheckAnswer {
 }
 
 /// A peer's answer to one step.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum StepAnswer {
     /// A tool outcome: a returned text, or a raised error's message.
     Reply(Reply),
+    /// A web tool's outcome: the returned object or the raised message, and the permission
+    /// requests the call made.
+    Web {
+        /// The result object, or the raised message.
+        reply: Result<Json, JsString>,
+        /// Each `context.ask` argument, in order.
+        asks: Vec<Json>,
+    },
     /// The peer could not run the step (not a tool outcome).
     Error(String),
 }
 
-/// Which step an answer is for: a call may return or raise, an anchored view only returns.
+/// Which step an answer is for: a call may return or raise, an anchored view only returns, a
+/// web call returns an object or raises, and says what it asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StepKind {
-    /// An `exec` message.
+    /// An `exec` message of an editor.
     Exec,
     /// An `anchors` message.
     Anchors,
+    /// An `exec` message of a web tool (with a `host`).
+    Web,
 }
 
 impl<A> PeerResult<A> {
@@ -171,6 +182,14 @@ impl PeerResult<StepAnswer> {
             StepAnswer::Reply(Reply::Throws(text)) => {
                 self.object("throws", Json::String(text.clone()))
             }
+            StepAnswer::Web { reply, asks } => {
+                let mut object = match reply {
+                    Ok(result) => self.object("result", result.clone()),
+                    Err(text) => self.object("throws", Json::String(text.clone())),
+                };
+                object.insert("asks", Json::Array(asks.clone()));
+                object
+            }
             StepAnswer::Error(text) => self.object("error", Json::str(text)),
         }
     }
@@ -182,16 +201,19 @@ impl PeerResult<StepAnswer> {
 
     /// Reads a peer's answer to a step of `kind`: its integer `seq` and the answer.
     pub fn read(line: &str, kind: StepKind) -> Result<(u64, StepAnswer), String> {
+        if kind == StepKind::Web {
+            return Self::read_web(line);
+        }
         let (seq, message) = Self::read_seq(line)?;
         if message.contains("accept") || message.contains("reject") {
             return Err(format!(
                 "a verdict (accept or reject) answers a check, not {}: expected \"output\", {}or \"error\"",
                 match kind {
-                    StepKind::Exec => "an exec",
+                    StepKind::Exec | StepKind::Web => "an exec",
                     StepKind::Anchors => "an anchors step",
                 },
                 match kind {
-                    StepKind::Exec => "\"throws\" ",
+                    StepKind::Exec | StepKind::Web => "\"throws\" ",
                     StepKind::Anchors => "",
                 }
             ));
@@ -209,7 +231,9 @@ impl PeerResult<StepAnswer> {
         };
         let answer = match (&answers[..], kind) {
             (&["output"], _) => StepAnswer::Reply(Reply::Output(text("output")?)),
-            (&["throws"], StepKind::Exec) => StepAnswer::Reply(Reply::Throws(text("throws")?)),
+            (&["throws"], StepKind::Exec | StepKind::Web) => {
+                StepAnswer::Reply(Reply::Throws(text("throws")?))
+            }
             (&["throws"], StepKind::Anchors) => {
                 return Err(
                     "an anchored view never throws: answer \"output\" or \"error\"".to_owned(),
@@ -219,6 +243,56 @@ impl PeerResult<StepAnswer> {
             _ => {
                 return Err(
                     "a result of a step has exactly one of \"output\", \"throws\" and \"error\""
+                        .to_owned(),
+                );
+            }
+        };
+        Ok((seq, answer))
+    }
+}
+
+impl PeerResult<StepAnswer> {
+    /// Reads a peer's answer to a web call: `result` (an object) or `throws` (a string), each
+    /// with `asks` (an array of objects), or `error`.
+    fn read_web(line: &str) -> Result<(u64, StepAnswer), String> {
+        let (seq, message) = Self::read_seq(line)?;
+        let answers: Vec<&str> = ["result", "throws", "error"]
+            .into_iter()
+            .filter(|k| message.contains(k))
+            .collect();
+        let asks = || {
+            match message.get("asks") {
+            Some(Json::Array(asks)) if asks.iter().all(|a| a.as_object().is_some()) => {
+                Ok(asks.clone())
+            }
+            _ => Err(
+                "a web call's result has \"asks\": the permission requests made, an array of objects"
+                    .to_owned(),
+            ),
+        }
+        };
+        let answer = match answers[..] {
+            ["result"] => match message.get("result") {
+                Some(result @ Json::Object(_)) => StepAnswer::Web {
+                    reply: Ok(result.clone()),
+                    asks: asks()?,
+                },
+                _ => return Err("\"result\" must be the returned object".to_owned()),
+            },
+            ["throws"] => match message.get("throws") {
+                Some(Json::String(text)) => StepAnswer::Web {
+                    reply: Err(text.clone()),
+                    asks: asks()?,
+                },
+                _ => return Err("\"throws\" must be a string".to_owned()),
+            },
+            ["error"] => match message.get("error").and_then(Json::as_string) {
+                Some(text) => StepAnswer::Error(text.to_string()),
+                None => return Err("\"error\" must be a string".to_owned()),
+            },
+            _ => {
+                return Err(
+                    "a result of a web call has exactly one of \"result\", \"throws\" and \"error\""
                         .to_owned(),
                 );
             }

@@ -29,8 +29,11 @@ pub enum ToPeer<'a> {
         session: Cow<'a, str>,
         /// The tool.
         tool: Tool,
-        /// The input, `{root}` substituted.
+        /// The input, `{root}` (or `{server}`) substituted.
         input: Cow<'a, Json>,
+        /// For a web tool, the host configuration (formats.md, "Web scenario file"), `{server}`
+        /// substituted; `None` for an editor.
+        host: Option<Cow<'a, Json>>,
     },
     /// One step of a scenario: the anchored view of a file.
     Anchors {
@@ -106,11 +109,15 @@ impl ToPeer<'_> {
                 session,
                 tool,
                 input,
+                host,
             } => {
                 o.insert("seq", seq.0.clone());
                 o.insert("session", Json::str(session));
                 o.insert("tool", Json::str(tool.id()));
                 o.insert("input", input.as_ref().clone());
+                if let Some(host) = host {
+                    o.insert("host", host.as_ref().clone());
+                }
             }
             ToPeer::Anchors { seq, session, path } => {
                 o.insert("seq", seq.0.clone());
@@ -152,6 +159,7 @@ impl ToPeer<'_> {
         };
         // The input is moved out, not copied: it may be large and deep.
         let input = message.remove("input");
+        let host = message.remove("host");
         let seq = Seq(message.get("seq").cloned().unwrap_or(Json::Null));
         if let Json::Number(n) = seq.0
             && n.abs() >= EXACT_LIMIT
@@ -203,6 +211,7 @@ impl ToPeer<'_> {
                 tool: tool(&seq)?,
                 input: input(&seq, "exec")?,
                 session: session(),
+                host: host.map(Cow::Owned),
                 seq,
             }),
             "anchors" => match message.get("path").and_then(Json::as_string) {
@@ -341,6 +350,16 @@ mod tests {
                 session: Cow::Borrowed("s"),
                 tool: Tool::StrReplaceEditor,
                 input: Cow::Borrowed(&input),
+                host: None,
+            },
+            ToPeer::Exec {
+                seq: Seq::from(10),
+                session: Cow::Borrowed("w"),
+                tool: Tool::WebFetch,
+                input: Cow::Borrowed(&input),
+                host: Some(Cow::Owned(
+                    Json::parse(r#"{"fetch":{"provider":"native"}}"#).expect("JSON"),
+                )),
             },
             ToPeer::Anchors {
                 seq: Seq::from(9),

@@ -200,10 +200,17 @@ fn scenario_schemas() -> Vec<(&'static str, Value)> {
             "seq": {"type": "integer", "minimum": 0},
             "output": {"description": "The returned text.", "type": "string"},
             "throws": {"description": "The raised error's message (exec only).", "type": "string"},
+            "result": {"description": "The object a web tool returns (an exec with a host only).", "type": "object"},
+            "asks": {"description": "The permission requests a web call made, in order (with result or throws, for an exec with a host).", "type": "array", "items": {"type": "object"}},
             "error": {"description": "Not a tool outcome: the peer could not run the step.", "type": "string"}
         }),
         json!(["type", "seq"]),
-        Some(json!([{"required": ["output"]}, {"required": ["throws"]}, {"required": ["error"]}])),
+        Some(json!([
+            {"required": ["output"], "not": {"anyOf": [{"required": ["result"]}, {"required": ["asks"]}]}},
+            {"required": ["throws"], "not": {"required": ["result"]}},
+            {"required": ["result", "asks"], "not": {"required": ["throws"]}},
+            {"required": ["error"]}
+        ])),
     );
     vec![
         (
@@ -216,7 +223,8 @@ fn scenario_schemas() -> Vec<(&'static str, Value)> {
                     "seq": {"type": "integer", "minimum": 0},
                     "session": session,
                     "tool": {"enum": tools},
-                    "input": {"description": "Any JSON value."}
+                    "input": {"description": "Any JSON value."},
+                    "host": {"description": "For web_fetch and web_search: the host configuration (formats.md, Web scenario file), {server} substituted. The peer answers with result or throws, and asks.", "type": "object"}
                 }),
                 json!(["type", "seq", "session", "tool", "input"]),
             ),

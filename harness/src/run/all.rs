@@ -20,6 +20,7 @@ use crate::run::result::RunResult;
 use crate::scenario::model::Scenario;
 use crate::scenario::play::ScenarioAnswer;
 use crate::web::model::WebScenario;
+use crate::web::play::{WebAnswer, WebReceived};
 
 /// What a run takes and how it goes.
 #[derive(Clone, Debug)]
@@ -78,20 +79,17 @@ pub fn run_all(plan: Plan) -> Result<RunResult, PeerRunError> {
                 return Ok(result);
             }
             let executes = &result.implementation.scenarios;
-            let (played, unsupported): (Vec<_>, Vec<_>) = scenarios
+            let pending = scenarios
                 .into_iter()
+                .map(Pending::Editor)
+                .chain(web.into_iter().map(Pending::Web));
+            let (played, unsupported): (Vec<_>, Vec<_>) = pending
                 .enumerate()
-                .partition(|(_, s)| executes.iter().any(|t| t == s.tool.id()));
-            let (positions, played): (Vec<usize>, Vec<Scenario>) = played.into_iter().unzip();
+                .partition(|(_, s)| executes.iter().any(|t| t == s.tool().id()));
+            let (positions, played): (Vec<usize>, Vec<Pending>) = played.into_iter().unzip();
             let mut records: Vec<(usize, ScenarioRecord)> = unsupported
                 .into_iter()
-                .map(|(i, s)| {
-                    let answer = ScenarioAnswer::Unsupported;
-                    (
-                        i,
-                        ScenarioRecord::new(s, answer, Duration::ZERO, level, &known),
-                    )
-                })
+                .map(|(i, s)| (i, unsupported_record(s, level, &known)))
                 .collect();
             let outcome = match played.is_empty() {
                 true => Ok(PeerScenarios {
@@ -163,5 +161,23 @@ pub fn claimed_by_peer(tools: &[Tool], options: &PeerOptions) -> Result<(), Stri
                 false => claims.join(", "),
             }
         )),
+    }
+}
+
+/// The record of a scenario whose tool the peer does not execute.
+fn unsupported_record(pending: Pending, level: Level, known: &HashSet<String>) -> ScenarioRecord {
+    match pending {
+        Pending::Editor(scenario) => {
+            let answer = ScenarioAnswer::Unsupported;
+            ScenarioRecord::new(scenario, answer, Duration::ZERO, level, known)
+        }
+        Pending::Web(scenario) => {
+            let answer = WebAnswer {
+                reply: WebReceived::Unsupported,
+                asks: Vec::new(),
+                requests: Vec::new(),
+            };
+            ScenarioRecord::web(scenario, answer, Duration::ZERO, level, known)
+        }
     }
 }

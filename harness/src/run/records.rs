@@ -143,6 +143,16 @@ pub enum Pending {
     Web(WebScenario),
 }
 
+impl Pending {
+    /// The scenario's tool.
+    pub fn tool(&self) -> Tool {
+        match self {
+            Pending::Editor(scenario) => scenario.tool,
+            Pending::Web(scenario) => scenario.tool,
+        }
+    }
+}
+
 /// Runs the scenarios against the in-process reference, `jobs` at a time, each editor scenario in
 /// its own scratch directory under `parent`, each web scenario against its own fixture server;
 /// the records come back in scenario order, with the wall-clock time.

@@ -5,3 +5,11 @@ pub mod compare;
 pub mod model;
 pub mod play;
 pub mod server;
+
+use vvoc_reference::Tool;
+
+/// Whether `tool`'s scenarios are web scenarios: `web_fetch` and `web_search`, which the
+/// reference executes against a host configuration (`execution-web.md`).
+pub fn is_web(tool: Tool) -> bool {
+    matches!(tool, Tool::WebFetch | Tool::WebSearch)
+}

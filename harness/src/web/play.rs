@@ -122,6 +122,11 @@ pub fn play(scenario: &WebScenario, executor: &mut dyn WebExecutor) -> WebAnswer
                     .into_iter()
                     .map(|(name, value)| (name, value.replace(&origin, SERVER)))
                     .collect(),
+                // A provider's request names the fetched URL in its body (Spider, Z.AI).
+                body: match String::from_utf8(seen.body) {
+                    Ok(text) => text.replace(&origin, SERVER).into_bytes(),
+                    Err(bytes) => bytes.into_bytes(),
+                },
                 ..seen
             })
             .collect(),
