@@ -90,6 +90,7 @@ pub fn bench(root: &Path, jobs: usize, per_check_sample: usize) -> Result<Vec<Me
         Some((&peer, jobs)),
         &format!("conform peer, {jobs} processes"),
     )?);
+    measurements.extend(web_runs(&conform, &vectors, &peer, jobs)?);
     measurements.push(process_per_check(&peer, &vectors, per_check_sample)?);
     measurements.extend(conform_bench(&conform, &peer)?);
     for (peer, jobs, count) in [
@@ -167,6 +168,75 @@ fn conform_run(
             .with_context(|| format!("no timing of the checks in:\n{stdout}"))?,
     ];
     measurements.extend(timing(&stdout, Unit::Scenarios, mode)?);
+    Ok(measurements)
+}
+
+/// The web scenarios without the few that wait on a route's delay (timeouts, slow routes), run
+/// in process and through `conform peer` with `jobs` processes: their own figures, since a
+/// delayed route's waiting says nothing about the tool's speed.
+fn web_runs(conform: &Path, vectors: &Path, peer: &str, jobs: usize) -> Result<Vec<Measurement>> {
+    let quick = tempfile::tempdir().context("cannot make a temporary folder")?;
+    for tool in ["web_fetch", "web_search"] {
+        let dir = vectors.join(tool);
+        let entries =
+            std::fs::read_dir(&dir).with_context(|| format!("cannot list {}", dir.display()))?;
+        let mut names: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        names.sort();
+        for path in names {
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let mut file: serde_json::Value = serde_json::from_str(&text)
+                .with_context(|| format!("{} is not JSON", path.display()))?;
+            let Some(scenarios) = file.get_mut("scenarios").and_then(|s| s.as_array_mut()) else {
+                continue;
+            };
+            scenarios.retain(|s| {
+                let routes = s.get("routes").and_then(|r| r.as_array());
+                !routes.is_some_and(|r| r.iter().any(|r| r.get("delay_ms").is_some_and(|d| d != 0)))
+            });
+            let name = format!(
+                "{tool}-{}",
+                path.file_name()
+                    .map(|n| n.to_string_lossy())
+                    .unwrap_or_default()
+            );
+            std::fs::write(quick.path().join(name), file.to_string())
+                .context("cannot write a web scenario file")?;
+        }
+    }
+    let mut measurements = Vec::new();
+    for (peer, jobs, mode) in [
+        (None, 2, "web, in process (reference)".to_owned()),
+        (
+            Some(peer),
+            jobs,
+            format!("web, conform peer, {jobs} processes"),
+        ),
+    ] {
+        let mut command = Command::new(conform);
+        command
+            .args([
+                "run",
+                "--no-builtin",
+                "--only",
+                "scenarios",
+                "--jobs",
+                &jobs.to_string(),
+            ])
+            .arg("--vectors")
+            .arg(quick.path());
+        if let Some(peer) = peer {
+            command.args(["--peer", peer]);
+        }
+        let output = command
+            .output()
+            .with_context(|| format!("cannot run {}", conform.display()))?;
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        measurements.push(
+            timing(&stdout, Unit::Scenarios, &mode)?
+                .with_context(|| format!("no timing of the web scenarios in:\n{stdout}"))?,
+        );
+    }
     Ok(measurements)
 }
 

@@ -79,6 +79,8 @@ impl Server {
 impl Drop for Server {
     fn drop(&mut self) {
         self.stopping.store(true, Ordering::SeqCst);
+        // The accepting thread waits in `accept`: a connection of our own wakes it to stop.
+        let _ = TcpStream::connect(("127.0.0.1", self.port));
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
@@ -92,7 +94,6 @@ pub fn start_with(answers: impl FnOnce(&str) -> Vec<Answer>) -> std::io::Result<
     let port = listener.local_addr()?.port();
     let origin = format!("http://127.0.0.1:{port}");
     let routes = answers(&origin);
-    listener.set_nonblocking(true)?;
     let seen = Arc::new(Mutex::new(Vec::new()));
     let stopping = Arc::new(AtomicBool::new(false));
     let thread = {
@@ -117,8 +118,12 @@ fn accept(
     stopping: &Arc<AtomicBool>,
 ) {
     let mut connections = Vec::new();
-    while !stopping.load(Ordering::SeqCst) {
-        match listener.accept() {
+    loop {
+        let accepted = listener.accept();
+        if stopping.load(Ordering::SeqCst) {
+            break;
+        }
+        match accepted {
             Ok((stream, _)) => {
                 let (answers, seen, stopping) =
                     (Arc::clone(answers), Arc::clone(seen), Arc::clone(stopping));
@@ -126,9 +131,7 @@ fn accept(
                     serve(stream, &answers, &seen, &stopping);
                 }));
             }
-            Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => {
-                std::thread::sleep(Duration::from_millis(2));
-            }
+            // A failed accept (out of descriptors, say) is retried after a pause.
             Err(_) => std::thread::sleep(Duration::from_millis(2)),
         }
         connections.retain(|c: &JoinHandle<()>| !c.is_finished());
