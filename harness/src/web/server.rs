@@ -110,34 +110,30 @@ pub fn start_with(answers: impl FnOnce(&str) -> Vec<Answer>) -> std::io::Result<
 }
 
 /// Accepts connections until told to stop, each answered on a thread of its own (a route may
-/// wait, and a client may open another connection meanwhile, for a redirect).
+/// wait, and a client may open another connection meanwhile, for a redirect). A delayed route
+/// stops waiting when the server stops.
 fn accept(
     listener: &TcpListener,
     answers: &Arc<Vec<Answer>>,
     seen: &Arc<Mutex<Vec<Seen>>>,
     stopping: &Arc<AtomicBool>,
 ) {
-    let mut connections = Vec::new();
     loop {
         let accepted = listener.accept();
         if stopping.load(Ordering::SeqCst) {
             break;
         }
         match accepted {
+            // Not joined: a client that holds a connection open without a request must not hold
+            // up the end of the scenario; the thread ends at its read timeout.
             Ok((stream, _)) => {
                 let (answers, seen, stopping) =
                     (Arc::clone(answers), Arc::clone(seen), Arc::clone(stopping));
-                connections.push(std::thread::spawn(move || {
-                    serve(stream, &answers, &seen, &stopping);
-                }));
+                std::thread::spawn(move || serve(stream, &answers, &seen, &stopping));
             }
             // A failed accept (out of descriptors, say) is retried after a pause.
             Err(_) => std::thread::sleep(Duration::from_millis(2)),
         }
-        connections.retain(|c: &JoinHandle<()>| !c.is_finished());
-    }
-    for connection in connections {
-        let _ = connection.join();
     }
 }
 
@@ -368,6 +364,33 @@ mod tests {
         let seen = server.seen();
         assert_eq!(seen[0].body, b"{}");
         assert_eq!(seen[1].body, b"abcd");
+    }
+
+    #[test]
+    fn a_client_that_holds_a_connection_open_does_not_hold_up_the_servers_end() {
+        let server = start_with(|_| {
+            vec![Answer {
+                method: "GET".into(),
+                path: "/slow".into(),
+                status: 200,
+                headers: Vec::new(),
+                body: Vec::new(),
+                delay: std::time::Duration::from_secs(60),
+            }]
+        })
+        .expect("started");
+        let _silent = std::net::TcpStream::connect(("127.0.0.1", server.port())).expect("connects");
+        let mut slow =
+            std::net::TcpStream::connect(("127.0.0.1", server.port())).expect("connects");
+        slow.write_all(b"GET /slow HTTP/1.1\r\n\r\n").expect("sent");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        let stopping = std::time::Instant::now();
+        drop(server);
+        assert!(
+            stopping.elapsed() < std::time::Duration::from_secs(2),
+            "the server took {:?} to stop",
+            stopping.elapsed()
+        );
     }
 
     #[test]
