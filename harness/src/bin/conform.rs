@@ -512,8 +512,6 @@ fn violation_counts(violations: &[Violation]) -> String {
     parts.into_iter().flatten().collect::<Vec<_>>().join(", ")
 }
 
-/// The input given as an argument, or else read from standard input.
-
 fn check(tool: &str, input: Option<String>) -> Result<u8> {
     let tool: Tool = tool.parse()?;
     let input =
