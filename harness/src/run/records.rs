@@ -153,9 +153,10 @@ impl Pending {
     }
 }
 
-/// Runs the scenarios against the in-process reference, `jobs` at a time, each editor scenario in
-/// its own scratch directory under `parent`, each web scenario against its own fixture server;
-/// the records come back in scenario order, with the wall-clock time.
+/// Runs the scenarios against the in-process reference, `jobs` at a time (and the web scenarios
+/// that wait on a delayed route all at once beside them), each editor scenario in its own scratch
+/// directory under `parent`, each web scenario against its own fixture server; the records come
+/// back in scenario order, with the wall-clock time.
 pub(crate) fn run_scenarios_reference(
     scenarios: Vec<Pending>,
     level: Level,
@@ -164,10 +165,40 @@ pub(crate) fn run_scenarios_reference(
     parent: &Path,
 ) -> (Vec<ScenarioRecord>, Duration) {
     let start = Instant::now();
-    let queue: Mutex<VecDeque<(usize, Pending)>> =
-        Mutex::new(scenarios.into_iter().enumerate().collect());
+    // A web scenario whose server waits before answering (a timeout, a slow route) waits on a
+    // timer, not on the CPU: each such one plays at once on a thread of its own, so the run
+    // takes as long as the longest wait, not their sum.
+    let (waiting, queued): (Vec<_>, Vec<_>) = scenarios.into_iter().enumerate().partition(
+        |(_, p)| matches!(p, Pending::Web(s) if s.routes.iter().any(|r| r.delay_ms > 0)),
+    );
+    let queue: Mutex<VecDeque<(usize, Pending)>> = Mutex::new(queued.into_iter().collect());
     let done: Mutex<BTreeMap<usize, ScenarioRecord>> = Mutex::new(BTreeMap::new());
+    let play = |index: usize, pending: Pending| {
+        let began = Instant::now();
+        let record = match pending {
+            Pending::Editor(scenario) => {
+                let answer = play_reference(&scenario, parent);
+                let took = began.elapsed();
+                ScenarioRecord::new(scenario, answer, took, level, known_failures)
+            }
+            Pending::Web(scenario) => {
+                let answer = crate::web::play::play_reference(&scenario);
+                let took = began.elapsed();
+                ScenarioRecord::web(scenario, answer, took, level, known_failures)
+            }
+        };
+        if let Ok(mut done) = done.lock() {
+            done.insert(index, record);
+        }
+    };
     std::thread::scope(|scope| {
+        for (index, pending) in waiting {
+            scope.spawn(move || {
+                if !crate::progress::stopping() {
+                    play(index, pending);
+                }
+            });
+        }
         for _ in 0..jobs.max(1) {
             scope.spawn(|| {
                 while let Some((index, pending)) = queue
@@ -176,22 +207,7 @@ pub(crate) fn run_scenarios_reference(
                     .filter(|_| !crate::progress::stopping())
                     .and_then(|mut q| q.pop_front())
                 {
-                    let began = Instant::now();
-                    let record = match pending {
-                        Pending::Editor(scenario) => {
-                            let answer = play_reference(&scenario, parent);
-                            let took = began.elapsed();
-                            ScenarioRecord::new(scenario, answer, took, level, known_failures)
-                        }
-                        Pending::Web(scenario) => {
-                            let answer = crate::web::play::play_reference(&scenario);
-                            let took = began.elapsed();
-                            ScenarioRecord::web(scenario, answer, took, level, known_failures)
-                        }
-                    };
-                    if let Ok(mut done) = done.lock() {
-                        done.insert(index, record);
-                    }
+                    play(index, pending);
                 }
             });
         }
