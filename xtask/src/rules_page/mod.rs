@@ -81,10 +81,17 @@ pub fn render(vectors: &[Vector], rows: &[Row]) -> String {
                         .find(|r| r.tool == tool && r.name == name)
                         .map_or("", |r| r.says);
                     let _ = match says.split_once(": ") {
-                        Some((section, sentence)) if section.starts_with('§') => writeln!(
-                            out,
-                            "Rule of execution ([`execution.md`](execution.md) {section}): {sentence}.\n"
-                        ),
+                        Some((section, sentence)) if section.starts_with('§') => {
+                            // The web tools' execution has a document of its own.
+                            let doc = match tool {
+                                Tool::WebFetch | Tool::WebSearch => "execution-web.md",
+                                _ => "execution.md",
+                            };
+                            writeln!(
+                                out,
+                                "Rule of execution ([`{doc}`]({doc}) {section}): {sentence}.\n"
+                            )
+                        }
                         _ => writeln!(out, "Rule of execution: {says}.\n"),
                     };
                 }
@@ -137,7 +144,8 @@ fn header(rows: &[Row]) -> String {
          `work_checkpoint` are in `rules/items.rs`, the field matrix (`matrix-<value>`) in \
          `rules/matrix.rs`, the recovery requirements in `rules/recovery.rs`, the declarations \
          (`rules!`, requirements) in `rules/declare.rs`, the path rules in `path_kind.rs`.\n\
-         - `<tool>:exec:<name>`: a rule of execution ([`execution.md`](execution.md)), listed with \
+         - `<tool>:exec:<name>`: a rule of execution ([`execution.md`](execution.md), for the web \
+         tools [`execution-web.md`](execution-web.md)), listed with \
          its sentence in `implementation/src/exec/rules.rs` and implemented in `implementation/src/exec/`.\n\n\
          Each entry says what the rule refuses, the issues it emits on the vectors (code, path, \
          message and expected, where `<…>` marks the part that differs between vectors), the \
