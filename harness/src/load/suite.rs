@@ -66,48 +66,52 @@ pub fn load_sources(sources: &[Source]) -> Result<Suite, LoadError> {
             let part = part?;
             suite.files.0 += part.files.0;
             suite.files.1 += part.files.1;
+            // An id is taken once per tool, by a vector or a scenario of any kind.
+            let mut admit = |tool: Tool, id: &str, kind: &'static str, at: &Path, index: usize| {
+                let key = (tool, id.to_owned());
+                if let Some(first) = seen.get(&key) {
+                    let id = id.to_owned();
+                    return Err(match kind {
+                        "vector" => duplicate_vector(at, index, id, first),
+                        _ => duplicate_scenario(at, index, id, first),
+                    });
+                }
+                seen.insert(key, first(kind, file, index));
+                Ok(())
+            };
             for mut vector in part.vectors {
                 vector.source.clone_from(source);
-                let key = (vector.tool, vector.id.clone());
-                if let Some(first) = seen.get(&key) {
-                    return Err(duplicate_vector(
-                        &vector.file,
-                        vector.index,
-                        vector.id,
-                        first,
-                    ));
-                }
-                seen.insert(key, first("vector", file, vector.index));
+                admit(
+                    vector.tool,
+                    &vector.id,
+                    "vector",
+                    &vector.file,
+                    vector.index,
+                )?;
                 suite.names.push(vector.name());
                 suite.vectors.push(vector);
             }
             for mut scenario in part.scenarios {
                 scenario.source.clone_from(source);
-                let key = (scenario.tool, scenario.id.clone());
-                if let Some(first) = seen.get(&key) {
-                    return Err(duplicate_scenario(
-                        &scenario.file,
-                        scenario.index,
-                        scenario.id,
-                        first,
-                    ));
-                }
-                seen.insert(key, first("scenario", file, scenario.index));
+                admit(
+                    scenario.tool,
+                    &scenario.id,
+                    "scenario",
+                    &scenario.file,
+                    scenario.index,
+                )?;
                 suite.names.push(scenario.name());
                 suite.scenarios.push(scenario);
             }
             for mut scenario in part.web {
                 scenario.source.clone_from(source);
-                let key = (scenario.tool, scenario.id.clone());
-                if let Some(first) = seen.get(&key) {
-                    return Err(duplicate_scenario(
-                        &scenario.file,
-                        scenario.index,
-                        scenario.id,
-                        first,
-                    ));
-                }
-                seen.insert(key, first("scenario", file, scenario.index));
+                admit(
+                    scenario.tool,
+                    &scenario.id,
+                    "scenario",
+                    &scenario.file,
+                    scenario.index,
+                )?;
                 suite.names.push(scenario.name());
                 suite.web.push(scenario);
             }
