@@ -15,7 +15,7 @@ use vvoc_reference::inventory::inventory;
 pub struct Figures {
     /// Vectors of the workspace's `vectors/`.
     pub vectors: usize,
-    /// Scenarios of the workspace's `vectors/`.
+    /// Scenarios of the workspace's `vectors/`, editor and web.
     pub scenarios: usize,
     /// Files holding vectors.
     pub vector_files: usize,
@@ -67,7 +67,7 @@ fn harness_facts() -> Result<HarnessFacts> {
         .context("the workspace's vectors and scenarios do not load")?;
     Ok(HarnessFacts {
         vectors: suite.vectors.len(),
-        scenarios: suite.scenarios.len(),
+        scenarios: suite.scenarios.len() + suite.web.len(),
         vector_files: suite.files.0,
         scenario_files: suite.files.1,
         doc_vectors: suite.vectors.iter().filter(|v| v.doc).count(),
