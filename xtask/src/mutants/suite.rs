@@ -179,7 +179,8 @@ fn cargo_build(scratch: &Scratch, json: bool) -> Command {
 /// With `needed` (the names a mutant's rows must fail), the vectors run first, and the scenarios
 /// only when the vectors did not already fail on every needed name: the rows' outcome cannot
 /// change then, and most rows break input rules, which vectors catch without the scenarios'
-/// file work. Without `needed` (the baselines) everything runs.
+/// file work; and then only the scenarios of the needed names' tools. Without `needed` (the
+/// baselines) everything runs.
 pub fn run(
     scratch: &Scratch,
     report: &Path,
@@ -187,11 +188,11 @@ pub fn run(
     mutant: Option<u32>,
     needed: Option<&[String]>,
 ) -> Result<Step<SuiteResult>> {
-    let run = |only| run_kind(scratch, report, limit, mutant, only);
+    let run = |only, tools: &[&str]| run_kind(scratch, report, limit, mutant, only, tools);
     let Some(needed) = needed else {
-        return run(None);
+        return run(None, &[]);
     };
-    let Step::Done(vectors) = run(Some("vectors"))? else {
+    let Step::Done(vectors) = run(Some("vectors"), &[])? else {
         return Ok(Step::TimedOut);
     };
     let caught = !vectors.failures.is_empty()
@@ -201,7 +202,25 @@ pub fn run(
     if caught {
         return Ok(Step::Done(vectors));
     }
-    let Step::Done(scenarios) = run(Some("scenarios"))? else {
+    // Only the scenarios of the tools the needed names belong to: whether the row is caught is
+    // decided by those names alone, and a row of one tool's execution need not wait for the
+    // other tools' scenarios (a web_fetch row no longer plays the editors', and the reverse).
+    let mut tools: Vec<&str> = needed
+        .iter()
+        .filter_map(|name| name.split_once(':').map(|(tool, _)| tool))
+        .collect();
+    tools.sort_unstable();
+    tools.dedup();
+    // A name of a tool without scenarios (a vector the vectors phase did not fail) leaves the
+    // scenarios unrestricted, so the run still has something to play.
+    let plays = |tool: &&str| {
+        tool.parse::<vvoc_reference::Tool>()
+            .is_ok_and(|t| vvoc_reference::exec::executes(t) || vvoc_harness::web::is_web(t))
+    };
+    if !tools.iter().all(plays) {
+        tools.clear();
+    }
+    let Step::Done(scenarios) = run(Some("scenarios"), &tools)? else {
         return Ok(Step::TimedOut);
     };
     let mut failures = vectors.failures;
@@ -212,13 +231,14 @@ pub fn run(
     }))
 }
 
-/// One `conform run` of the copy: everything, or `--only` one kind.
+/// One `conform run` of the copy: everything, or `--only` one kind, of every tool or of `tools`.
 fn run_kind(
     scratch: &Scratch,
     report: &Path,
     limit: Duration,
     mutant: Option<u32>,
     only: Option<&str>,
+    tools: &[&str],
 ) -> Result<Step<SuiteResult>> {
     let conform = scratch.target.join(PROFILE).join(RUNNER_BIN);
     let _ = std::fs::remove_dir_all(report);
@@ -229,6 +249,9 @@ fn run_kind(
         .arg(report);
     if let Some(only) = only {
         command.args(["--only", only]);
+    }
+    for tool in tools {
+        command.args(["--tool", tool]);
     }
     match mutant {
         Some(id) => command.env(switch::ENV, id.to_string()),
