@@ -317,15 +317,12 @@ fn web_step(seq: Seq, tool: Tool, input: &Json, host: &Json) -> PeerResult<StepA
         ));
         return PeerResult { seq, answer };
     }
-    let answer = match exec::web::Host::from_json(host) {
-        Ok(host) => {
-            let call = exec::web::execute_web(tool, input, &host);
-            StepAnswer::Web {
-                reply: call.result,
-                asks: call.asks,
-            }
-        }
-        Err(error) => StepAnswer::Error(format!("the host configuration is refused: {error}")),
+    let answer = match crate::web::play::reference_call(tool, input, host) {
+        Ok(call) => StepAnswer::Web {
+            reply: call.result,
+            asks: call.asks,
+        },
+        Err(refused) => StepAnswer::Error(refused),
     };
     PeerResult { seq, answer }
 }

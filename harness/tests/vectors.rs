@@ -72,15 +72,9 @@ fn main() -> ExitCode {
 fn check_scenario(scenario: &Scenario, known_failure: Option<&str>) -> Result<(), Failed> {
     let answer = play_reference(scenario, &default_parent());
     let passed = passes(scenario, &answer, ScenarioLevel::Exact);
-    match (passed, known_failure) {
-        (true, None) | (false, Some(_)) => Ok(()),
-        (true, Some(why)) => Err(format!(
-            "{} now passes but is listed in KNOWN_FAILURES ({why}); remove it from the list in harness/tests/vectors.rs",
-            scenario.name()
-        )
-        .into()),
-        (false, None) => Err(explain(scenario, &answer, ScenarioLevel::Exact).into()),
-    }
+    judged(&scenario.name(), passed, known_failure, || {
+        explain(scenario, &answer, ScenarioLevel::Exact)
+    })
 }
 
 /// Plays one web scenario against its fixture server on 127.0.0.1 and explains any difference:
@@ -88,30 +82,35 @@ fn check_scenario(scenario: &Scenario, known_failure: Option<&str>) -> Result<()
 fn check_web(scenario: &WebScenario, known_failure: Option<&str>) -> Result<(), Failed> {
     let answer = web::play::play_reference(scenario);
     let passed = web::compare::passes(scenario, &answer, ScenarioLevel::Exact);
-    match (passed, known_failure) {
-        (true, None) | (false, Some(_)) => Ok(()),
-        (true, Some(why)) => Err(format!(
-            "{} now passes but is listed in KNOWN_FAILURES ({why}); remove it from the list in harness/tests/vectors.rs",
-            scenario.name()
-        )
-        .into()),
-        (false, None) => Err(web::compare::explain(scenario, &answer, ScenarioLevel::Exact).into()),
-    }
+    judged(&scenario.name(), passed, known_failure, || {
+        web::compare::explain(scenario, &answer, ScenarioLevel::Exact)
+    })
 }
 
 /// Runs one vector and explains any difference: input, expected, received and a diff.
 fn check(vector: &Vector, known_failure: Option<&str>) -> Result<(), Failed> {
     let received = validate_json(vector.tool, &vector.input);
     let passed = compare::matches(&vector.expected, &received, Level::Exact);
+    judged(&vector.name(), passed, known_failure, || {
+        failure_message(vector, &received)
+    })
+}
+
+/// A trial's verdict: a pass, or a listed known failure that still fails, is fine; a listed one
+/// that passes must leave the list; any other failure is explained.
+fn judged(
+    name: &str,
+    passed: bool,
+    known_failure: Option<&str>,
+    explain: impl FnOnce() -> String,
+) -> Result<(), Failed> {
     match (passed, known_failure) {
-        (true, None) => Ok(()),
-        (false, Some(_)) => Ok(()),
+        (true, None) | (false, Some(_)) => Ok(()),
         (true, Some(why)) => Err(format!(
-            "{} now passes but is listed in KNOWN_FAILURES ({why}); remove it from the list in harness/tests/vectors.rs",
-            vector.name()
+            "{name} now passes but is listed in KNOWN_FAILURES ({why}); remove it from the list in harness/tests/vectors.rs"
         )
         .into()),
-        (false, None) => Err(failure_message(vector, &received).into()),
+        (false, None) => Err(explain().into()),
     }
 }
 

@@ -126,9 +126,30 @@ fn a_url_or_endpoint_off_loopback_is_refused_so_no_scenario_leaves_the_machine()
         ),
     );
     assert!(
-        credential
-            .contains("the provider brave has a credential but host.endpoints gives none of brave"),
+        credential.contains(
+            "the call would send its provider request to https://api.search.brave.com/res/v1/web/search, off the machine: point host.endpoints.brave at {server}/"
+        ),
         "{credential}"
+    );
+    let zai = web_error(
+        "web_fetch",
+        &format!(
+            r#""host": {{"fetch": {{"provider": "zai", "region": "china"}}, "env": {{"ZAI_API_KEY": "k"}}, "endpoints": {{"zai-reader-international": "{{server}}/r"}}}}, "call": {{"url": "{{server}}/a"}}, {ENDS}"#
+        ),
+    );
+    assert!(
+        zai.contains("point host.endpoints.zai-reader-china at"),
+        "the region picks the endpoint: {zai}"
+    );
+    let bad = web_error(
+        "web_search",
+        &format!(
+            r#""host": {{"search": {{"provider": "bing"}}}}, "call": {{"query": "q"}}, {ENDS}"#
+        ),
+    );
+    assert!(
+        bad.contains("the host configuration is refused: host.search"),
+        "{bad}"
     );
     // Loopback forms and a URL the tool would refuse anyway are fine.
     for url in [

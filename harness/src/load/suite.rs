@@ -70,11 +70,7 @@ pub fn load_sources(sources: &[Source]) -> Result<Suite, LoadError> {
             let mut admit = |tool: Tool, id: &str, kind: &'static str, at: &Path, index: usize| {
                 let key = (tool, id.to_owned());
                 if let Some(first) = seen.get(&key) {
-                    let id = id.to_owned();
-                    return Err(match kind {
-                        "vector" => duplicate_vector(at, index, id, first),
-                        _ => duplicate_scenario(at, index, id, first),
-                    });
+                    return Err(duplicate(kind, at, index, id.to_owned(), first));
                 }
                 seen.insert(key, first(kind, file, index));
                 Ok(())
@@ -140,6 +136,14 @@ fn first(kind: &'static str, file: &Path, index: usize) -> First {
         kind,
         file: file.to_owned(),
         index,
+    }
+}
+
+/// An id used again: a vector's or a scenario's error, as `what` (`"vector"`) says.
+fn duplicate(what: &str, file: &Path, index: usize, id: String, first: &First) -> LoadError {
+    match what {
+        "vector" => duplicate_vector(file, index, id, first),
+        _ => duplicate_scenario(file, index, id, first),
     }
 }
 
@@ -244,49 +248,38 @@ fn parse_items(tool: Tool, file: &Path, items: &[Json], kind: Kind) -> Result<Su
     let mut suite = Suite::default();
     let mut seen: HashMap<String, usize> = HashMap::new();
     for (index, item) in items.iter().enumerate() {
-        let id = if kind == Kind::Web {
-            let scenario = parse_web_scenario(tool, file, index, item)?;
-            let id = scenario.id.clone();
-            if let Some(&first_index) = seen.get(&id) {
-                return Err(duplicate_scenario(
-                    file,
-                    index,
-                    id,
-                    &first("scenario", file, first_index),
-                ));
+        let (id, what) = match kind {
+            Kind::Web => {
+                let scenario = parse_web_scenario(tool, file, index, item)?;
+                suite.names.push(scenario.name());
+                let id = scenario.id.clone();
+                suite.web.push(scenario);
+                (id, "scenario")
             }
-            suite.names.push(scenario.name());
-            suite.web.push(scenario);
-            id
-        } else if kind == Kind::Scenarios {
-            let scenario = parse_scenario(tool, file, index, item)?;
-            let id = scenario.id.clone();
-            if let Some(&first_index) = seen.get(&id) {
-                return Err(duplicate_scenario(
-                    file,
-                    index,
-                    id,
-                    &first("scenario", file, first_index),
-                ));
+            Kind::Scenarios => {
+                let scenario = parse_scenario(tool, file, index, item)?;
+                suite.names.push(scenario.name());
+                let id = scenario.id.clone();
+                suite.scenarios.push(scenario);
+                (id, "scenario")
             }
-            suite.names.push(scenario.name());
-            suite.scenarios.push(scenario);
-            id
-        } else {
-            let vector = parse_vector(tool, file, index, item)?;
-            let id = vector.id.clone();
-            if let Some(&first_index) = seen.get(&id) {
-                return Err(duplicate_vector(
-                    file,
-                    index,
-                    id,
-                    &first("vector", file, first_index),
-                ));
+            Kind::Vectors => {
+                let vector = parse_vector(tool, file, index, item)?;
+                suite.names.push(vector.name());
+                let id = vector.id.clone();
+                suite.vectors.push(vector);
+                (id, "vector")
             }
-            suite.names.push(vector.name());
-            suite.vectors.push(vector);
-            id
         };
+        if let Some(&first_index) = seen.get(&id) {
+            return Err(duplicate(
+                what,
+                file,
+                index,
+                id,
+                &first(what, file, first_index),
+            ));
+        }
         seen.insert(id, index);
     }
     Ok(suite)

@@ -5,13 +5,16 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use std::path::Path;
 
+use vvoc_reference::exec::web::{Host, provider_endpoint};
 use vvoc_reference::{Json, Object, Tool};
 
 use crate::load::error::LoadError;
 use crate::load::vector::valid_id;
+use crate::scenario::paths::replace_json;
 use crate::web::model::{
     ExpectedRequest, Route, SERVER, WebExpect, WebProblem, WebReply, WebScenario,
 };
+use crate::web::play::refused_host;
 
 const MEMBERS: [&str; 10] = [
     "id", "note", "host", "routes", "call", "result", "family", "throws", "asks", "requests",
@@ -290,8 +293,9 @@ fn request(index: usize, item: &Json) -> Result<ExpectedRequest, WebProblem> {
     })
 }
 
-/// Refuses a call URL or an endpoint that is neither `{server}…` nor loopback, and a provider
-/// that could dispatch (it has a credential) with no endpoint of its own.
+/// Refuses a call URL or an endpoint that is neither `{server}…` nor loopback, a host
+/// configuration the reference refuses, and one whose provider request would go to upstream's
+/// real endpoint.
 fn on_loopback(tool: Tool, host: &Json, call: &Json) -> Result<(), WebProblem> {
     if tool == Tool::WebFetch
         && let Some(url) = call
@@ -310,8 +314,8 @@ fn on_loopback(tool: Tool, host: &Json, call: &Json) -> Result<(), WebProblem> {
             });
         }
     }
-    let host = host.as_object();
     let endpoints = host
+        .as_object()
         .and_then(|h| h.get("endpoints"))
         .and_then(Json::as_object);
     for (name, url) in endpoints.into_iter().flat_map(Object::iter) {
@@ -323,54 +327,17 @@ fn on_loopback(tool: Tool, host: &Json, call: &Json) -> Result<(), WebProblem> {
             });
         }
     }
-    let section = if tool == Tool::WebSearch {
-        "search"
-    } else {
-        "fetch"
-    };
-    let config = host.and_then(|h| h.get(section)).and_then(Json::as_object);
-    let provider = config
-        .and_then(|c| c.get("provider"))
-        .and_then(Json::as_string)
-        .map_or_else(
-            || {
-                if tool == Tool::WebSearch {
-                    "exa"
-                } else {
-                    "native"
-                }
-                .to_owned()
-            },
-            |p| p.to_string(),
-        );
-    let (variable, names): (&str, &'static str) = match provider.as_str() {
-        "exa" => ("EXA_API_KEY", "exa"),
-        "brave" => ("BRAVE_API_KEY", "brave"),
-        "spider" => ("SPIDER_API_KEY", "spider"),
-        "zai" if tool == Tool::WebSearch => {
-            ("ZAI_API_KEY", "zai-search-international, zai-search-china")
-        }
-        "zai" => ("ZAI_API_KEY", "zai-reader-international, zai-reader-china"),
-        _ => return Ok(()),
-    };
-    let has = |value: Option<&Json>| {
-        value
-            .and_then(Json::as_string)
-            .is_some_and(|v| !v.units().is_empty())
-    };
-    let env = host.and_then(|h| h.get("env")).and_then(Json::as_object);
-    let credential =
-        has(env.and_then(|e| e.get(variable))) || has(config.and_then(|c| c.get("apiKey")));
-    let covered = names
-        .split(", ")
-        .any(|name| endpoints.is_some_and(|e| e.contains(name)));
-    if credential && !covered {
-        return Err(WebProblem::NoEndpoint {
-            provider,
-            endpoints: names,
-        });
+    // The reference reads the configuration, as it will when the call is made (with a loopback
+    // stand-in for the server), and says where the provider request would go.
+    let parsed = Host::from_json(&replace_json(host, SERVER, "http://127.0.0.1:1"))
+        .map_err(|e| WebProblem::Host(refused_host(&e)))?;
+    match provider_endpoint(tool, &parsed) {
+        Some(endpoint) if !loopback(parsed.endpoint(endpoint)) => Err(WebProblem::NoEndpoint {
+            endpoint: endpoint.name(),
+            url: endpoint.default_url(),
+        }),
+        Some(_) | None => Ok(()),
     }
-    Ok(())
 }
 
 /// Whether `url` is `{server}…` or names a loopback host over http(s).

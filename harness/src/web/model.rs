@@ -130,12 +130,14 @@ pub enum WebProblem {
         /// The URL.
         url: String,
     },
-    /// A provider with a credential and no endpoint on loopback.
+    /// A host configuration the reference refuses: the reason, as `conform peer` gives it.
+    Host(String),
+    /// A provider request that would go to upstream's real endpoint.
     NoEndpoint {
-        /// The provider.
-        provider: String,
-        /// The endpoint names, one of which must be given.
-        endpoints: &'static str,
+        /// The endpoint's name.
+        endpoint: &'static str,
+        /// Upstream's URL, where the request would go.
+        url: &'static str,
     },
 }
 
@@ -173,14 +175,11 @@ impl fmt::Display for WebProblem {
                 "{at} is {url:?}, which would leave the machine: use {{server}}/… or a loopback \
                  URL (http://127.0.0.1…, http://localhost…, http://[::1]…)"
             ),
-            WebProblem::NoEndpoint {
-                provider,
-                endpoints,
-            } => write!(
+            WebProblem::Host(why) => f.write_str(why),
+            WebProblem::NoEndpoint { endpoint, url } => write!(
                 f,
-                "the provider {provider} has a credential but host.endpoints gives none of \
-                 {endpoints}: the call would reach the provider's real API; point it at \
-                 {{server}}/…"
+                "the call would send its provider request to {url}, off the machine: point \
+                 host.endpoints.{endpoint} at {{server}}/…"
             ),
         }
     }

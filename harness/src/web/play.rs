@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use vvoc_reference::exec::web::{Host, execute_web};
-use vvoc_reference::{JsString, Json};
+use vvoc_reference::exec::web::{Host, HostError, WebCall, execute_web};
+use vvoc_reference::{JsString, Json, Tool};
 
 use crate::outcome::Failure;
 use crate::scenario::paths::{replace, replace_json};
@@ -62,22 +62,30 @@ impl WebExecutor for Reference {
         host: &Json,
         input: &Json,
     ) -> (WebReceived, Vec<Json>) {
-        let host = match Host::from_json(host) {
-            Ok(host) => host,
-            Err(error) => {
-                return (
-                    WebReceived::Failed(format!("the host configuration is refused: {error}")),
-                    Vec::new(),
-                );
+        match reference_call(scenario.tool, input, host) {
+            Ok(call) => {
+                let reply = match call.result {
+                    Ok(value) => WebReceived::Result(value),
+                    Err(text) => WebReceived::Throws(text),
+                };
+                (reply, call.asks)
             }
-        };
-        let call = execute_web(scenario.tool, input, &host);
-        let reply = match call.result {
-            Ok(value) => WebReceived::Result(value),
-            Err(text) => WebReceived::Throws(text),
-        };
-        (reply, call.asks)
+            Err(refused) => (WebReceived::Failed(refused), Vec::new()),
+        }
     }
+}
+
+/// One call of the reference under the host configuration `host` (as JSON); the reason when the
+/// reference refuses the configuration (the scenario loader and `conform peer` say it the same
+/// way).
+pub fn reference_call(tool: Tool, input: &Json, host: &Json) -> Result<WebCall, String> {
+    let host = Host::from_json(host).map_err(|e| refused_host(&e))?;
+    Ok(execute_web(tool, input, &host))
+}
+
+/// Why a host configuration is refused, in one line.
+pub fn refused_host(error: &HostError) -> String {
+    format!("the host configuration is refused: {error}")
 }
 
 /// Plays `scenario` with `executor`: starts its server, makes the call, stops the server.

@@ -2,7 +2,7 @@
 
 use super::credentials::{self, Credential};
 use super::fetch::{self, Format, Target};
-use super::host::{FetchProvider, Host, Permission, SearchProvider};
+use super::host::{Endpoint, FetchProvider, Host, Permission, SearchProvider};
 use super::provider::object;
 use super::search::{self, Freshness, Query};
 use crate::catalog::Tool;
@@ -26,6 +26,41 @@ pub fn execute_web(tool: Tool, input: &Json, host: &Host) -> WebCall {
     let mut asks = Vec::new();
     let result = run(tool, input, host, &mut asks);
     WebCall { result, asks }
+}
+
+/// The endpoint a valid call of `tool` under `host` would send its provider request to: none
+/// for `native` fetch, for another tool, for Z.AI without a region, or when the provider has no
+/// credential (the call then raises before any provider request). A test harness uses it to keep every such request on
+/// its own machine.
+pub fn provider_endpoint(tool: Tool, host: &Host) -> Option<Endpoint> {
+    let (need, key, endpoint) = match tool {
+        Tool::WebSearch => {
+            let endpoint = match host.search.provider {
+                SearchProvider::Exa => Endpoint::Exa,
+                SearchProvider::Brave => Endpoint::Brave,
+                SearchProvider::Zai => Endpoint::zai_search(host.search.region?),
+            };
+            let need = credentials::search_need(host.search.provider);
+            (need, host.search.api_key.as_deref(), endpoint)
+        }
+        Tool::WebFetch => {
+            let endpoint = match host.fetch.provider {
+                FetchProvider::Native => return None,
+                FetchProvider::Spider => Endpoint::Spider,
+                FetchProvider::Zai => Endpoint::zai_reader(host.fetch.region?),
+            };
+            let need = credentials::fetch_need(host.fetch.provider)?;
+            (need, host.fetch.api_key.as_deref(), endpoint)
+        }
+        Tool::HashlineEdit
+        | Tool::StrReplaceEditor
+        | Tool::WorkItemOpen
+        | Tool::WorkItemList
+        | Tool::WorkItemClose
+        | Tool::WorkItemDecide
+        | Tool::WorkCheckpoint => return None,
+    };
+    credentials::resolve(host, need, key).map(|_| endpoint)
 }
 
 fn run(tool: Tool, input: &Json, host: &Host, asks: &mut Vec<Json>) -> Result<Json, JsString> {

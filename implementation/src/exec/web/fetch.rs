@@ -316,10 +316,7 @@ fn truthy(value: &Json) -> bool {
 
 /// `fetchZai` after the probe (§4.8 steps 2–3).
 fn zai(host: &Host, target: &Target, key: &str) -> Result<Outcome, JsString> {
-    let endpoint = match zai_region(host) {
-        Region::International => Endpoint::ZaiReaderInternational,
-        Region::China => Endpoint::ZaiReaderChina,
-    };
+    let endpoint = Endpoint::zai_reader(zai_region(host));
     let body = object([
         ("url", Json::String(target.url.clone())),
         ("timeout", Json::Number(target.timeout_ms / 1000.0)),

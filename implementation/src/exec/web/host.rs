@@ -98,6 +98,22 @@ impl Endpoint {
     }
 
     /// Upstream's hard-coded URL.
+    /// Z.AI's search endpoint of `region` (§1.4).
+    pub fn zai_search(region: Region) -> Endpoint {
+        match region {
+            Region::International => Endpoint::ZaiSearchInternational,
+            Region::China => Endpoint::ZaiSearchChina,
+        }
+    }
+
+    /// Z.AI's reader endpoint of `region` (§1.4).
+    pub fn zai_reader(region: Region) -> Endpoint {
+        match region {
+            Region::International => Endpoint::ZaiReaderInternational,
+            Region::China => Endpoint::ZaiReaderChina,
+        }
+    }
+
     pub fn default_url(self) -> &'static str {
         match self {
             Endpoint::Exa => "https://api.exa.ai/search",

@@ -14,7 +14,7 @@ mod provider;
 mod results;
 mod search;
 
-pub use call::{WebCall, execute_web};
+pub use call::{WebCall, execute_web, provider_endpoint};
 pub use host::{
     Endpoint, FetchProvider, Host, HostError, Permission, Region, SearchProvider, Settings,
 };

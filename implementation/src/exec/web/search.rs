@@ -159,9 +159,12 @@ pub fn build(host: &Host, query: &Query, credential: &Credential) -> Request {
             )
         }
         SearchProvider::Zai => {
-            let (endpoint, engine) = match zai_region(host) {
-                Region::International => (Endpoint::ZaiSearchInternational, "search-prime"),
-                Region::China => (Endpoint::ZaiSearchChina, "search_pro"),
+            let region = zai_region(host);
+            let endpoint = Endpoint::zai_search(region);
+            // The engine follows the region, not the endpoint (§1.4).
+            let engine = match region {
+                Region::International => "search-prime",
+                Region::China => "search_pro",
             };
             let mut body = object([
                 ("search_engine", Json::str(engine)),
