@@ -63,7 +63,8 @@ pub fn web_scenario_file() -> Value {
                             {"const": "allow"},
                             {"type": "object", "properties": {"deny": text}, "required": ["deny"], "additionalProperties": false}
                         ]
-                    }
+                    },
+                    "abortAfterMs": {"description": "When the caller aborts, in milliseconds after the call starts; 0: already aborted.", "type": "integer", "minimum": 0, "maximum": vvoc_reference::exec::web::MAX_ABORT_AFTER_MS}
                 },
                 "additionalProperties": false
             },

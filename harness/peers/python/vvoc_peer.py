@@ -990,7 +990,7 @@ def iso_date(ms):
 
 
 class HttpFailure(Exception):
-    """A WebHttpError (§2.5): `code` is HTTP_ERROR, OVERSIZED, TIMEOUT or NETWORK_ERROR; the
+    """A WebHttpError (§2.5): `code` is HTTP_ERROR, OVERSIZED, TIMEOUT, ABORTED or NETWORK_ERROR; the
     message is the raised text; `status` is set for HTTP_ERROR."""
 
     def __init__(self, code, message, status=None):
@@ -1028,14 +1028,21 @@ def _decoder(encoding):
     raise HttpFailure("NETWORK_ERROR", "network error: content decoding failed")
 
 
-def http_request(url, method, headers, body, timeout_ms, max_bytes):
+def http_request(url, method, headers, body, timeout_ms, max_bytes, abort_at=None):
     """One request as `requestBounded` makes it: redirects followed (§2.2), the status checked
     before the body (§2.4), the body read under the cap, one timer over everything (§2.3).
     Returns the body bytes or raises HttpFailure. http.client rather than urllib.request, so that
     nothing is added to the headers behind our back and the redirects follow the Fetch Standard
-    (urllib drops the body of a 307, for one)."""
-    deadline = time.monotonic() + timeout_ms / 1000.0
-    timed_out = HttpFailure("TIMEOUT", "request timed out after %sms" % _number_text(timeout_ms))
+    (urllib drops the body of a 307, for one). `abort_at` is when the caller's signal aborts (a
+    time.monotonic() instant, §2.3), or None."""
+    timer = time.monotonic() + timeout_ms / 1000.0
+    aborted = HttpFailure("ABORTED", "request aborted by caller")
+    if abort_at is not None and time.monotonic() >= abort_at:
+        raise aborted  # a signal already aborted: nothing is sent
+    # One deadline, the sooner of the timer and the abort; the timer wins a tie (§2.5).
+    deadline = timer if abort_at is None else min(timer, abort_at)
+    timed_out = (HttpFailure("TIMEOUT", "request timed out after %sms" % _number_text(timeout_ms))
+                 if abort_at is None or timer <= abort_at else aborted)
 
     def remaining():
         left = deadline - time.monotonic()
@@ -1162,14 +1169,14 @@ def _read_body(response, sock, max_bytes, remaining, timed_out):
 # --- providers (§2.6, §3.2-§3.4) --------------------------------------------------------------
 
 
-def provider_request(provider, url, method, headers, body):
+def provider_request(provider, url, method, headers, body, abort_at=None):
     """A provider API request (§2.6): 30 s, the text cap, and HTTP failures mapped to the
-    provider's texts; TIMEOUT, NETWORK_ERROR and OVERSIZED keep the transport's text. The
+    provider's texts; TIMEOUT, ABORTED, NETWORK_ERROR and OVERSIZED keep the transport's text. The
     runtime defaults go first; a provider's own `accept` replaces `Accept: */*`."""
     own = {name.lower() for name, _ in headers}
     sent = [(n, v) for n, v in RUNTIME_HEADERS if n.lower() not in own] + headers
     try:
-        return http_request(url, method, sent, body, SEARCH_TIMEOUT_MS, TEXT_MAX_BYTES)
+        return http_request(url, method, sent, body, SEARCH_TIMEOUT_MS, TEXT_MAX_BYTES, abort_at)
     except HttpFailure as failure:
         if failure.code != "HTTP_ERROR":
             raise WebRaised(str(failure))
@@ -1212,7 +1219,7 @@ def _result(url, title, snippet, published):
     return out
 
 
-def search_exa(call, credential, endpoint, host):
+def search_exa(call, credential, endpoint, host, abort_at):
     """providers/exa.ts, searchExa (§3.2)."""
     query = call["query"]
     body = {"query": query, "type": "auto", "numResults": call["count"],
@@ -1227,7 +1234,7 @@ def search_exa(call, credential, endpoint, host):
         body["startPublishedDate"] = iso_date(int(now) - days * 86400000)
     data = provider_request("exa", endpoint, "POST", [
         ("x-api-key", credential), ("content-type", "application/json"),
-        ("accept", "application/json")], js_stringify(body).encode("utf-8"))
+        ("accept", "application/json")], js_stringify(body).encode("utf-8"), abort_at)
     answer = parse_answer(data, "malformed JSON response from exa")
     if not isinstance(answer, dict) or not isinstance(answer.get("results"), list):
         raise WebRaised("unexpected exa response envelope")
@@ -1244,14 +1251,14 @@ def search_exa(call, credential, endpoint, host):
     return out
 
 
-def search_brave(call, credential, endpoint, host):
+def search_brave(call, credential, endpoint, host, abort_at):
     """providers/brave.ts, searchBrave (§3.3): a GET whose query string is appended after `?`."""
     pairs = [("q", call["query"]), ("count", _number_text(call["count"])),
              ("safesearch", "moderate")]
     if "freshness" in call:
         pairs.append(("freshness", BRAVE_FRESHNESS[call["freshness"]]))
     data = provider_request("brave", endpoint + "?" + form_encode(pairs), "GET", [
-        ("X-Subscription-Token", credential), ("accept", "application/json")], None)
+        ("X-Subscription-Token", credential), ("accept", "application/json")], None, abort_at)
     answer = parse_answer(data, "malformed JSON response from brave")
     web = answer.get("web") if isinstance(answer, dict) else None
     # An answer without `web` (no web results, in the real API) is an error too.
@@ -1262,7 +1269,7 @@ def search_brave(call, credential, endpoint, host):
             if isinstance(item, dict) and _text(item.get("url")) is not None]
 
 
-def search_zai(call, credential, endpoint, host):
+def search_zai(call, credential, endpoint, host, abort_at):
     """providers/zai.ts, searchZai (§3.4): the engine follows the region, not the endpoint."""
     body = {"search_engine": ZAI_REGIONS[host["search"]["region"]],
             "search_query": call["query"], "count": call["count"]}
@@ -1270,7 +1277,7 @@ def search_zai(call, credential, endpoint, host):
         body["search_recency_filter"] = ZAI_FRESHNESS[call["freshness"]]
     data = provider_request("zai", endpoint, "POST", [
         ("Authorization", "Bearer " + credential), ("content-type", "application/json"),
-        ("accept", "application/json")], js_stringify(body).encode("utf-8"))
+        ("accept", "application/json")], js_stringify(body).encode("utf-8"), abort_at)
     answer = parse_answer(data, "malformed JSON response from zai search")
     if not isinstance(answer, dict) or not isinstance(answer.get("search_result"), list):
         raise WebRaised("unexpected zai search response envelope")
@@ -1319,13 +1326,16 @@ def execute_web_search(value, host):
     """One web_search call: ("result", object, asks) or ("throws", text, asks). `asks` holds
     every permission request the call made, in order, whichever way it ends."""
     asks = []
+    # The caller's signal (host `abortAfterMs`, §2.3) starts with the call.
+    after = host.get("abortAfterMs")
+    abort_at = None if after is None else time.monotonic() + after / 1000.0
     try:
-        return "result", web_search(value, host, asks), asks
+        return "result", web_search(value, host, asks, abort_at), asks
     except WebRaised as exc:
         return "throws", exc.args[0], asks
 
 
-def web_search(value, host, asks):
+def web_search(value, host, asks, abort_at):
     """search-service.ts, execute (§3.1), with the host configuration for upstream's; records
     each permission request into `asks`."""
     search = host.get("search") if isinstance(host.get("search"), dict) else {}
@@ -1357,7 +1367,7 @@ def web_search(value, host, asks):
     name = provider if provider != "zai" else "zai-search-" + search["region"]
     endpoints = host.get("endpoints") if isinstance(host.get("endpoints"), dict) else {}
     endpoint = endpoints.get(name, DEFAULT_ENDPOINTS[name])
-    results = SEARCH_PROVIDERS[provider](call, credential, endpoint, host)
+    results = SEARCH_PROVIDERS[provider](call, credential, endpoint, host, abort_at)
     # 5. The result object (§3.6); `count` is never enforced on the answer.
     metadata = {"provider": provider}
     if provider == "zai":

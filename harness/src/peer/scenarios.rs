@@ -164,7 +164,13 @@ impl WebExecutor for WebCall<'_, '_, '_> {
         host: &Json,
         input: &Json,
     ) -> (WebReceived, Vec<Json>) {
-        let answer = self.0.web_call(self.1, scenario.tool, input, host);
+        // A route that waits makes the call wait too: the peer has that long beyond its timeout.
+        let waits = scenario
+            .routes
+            .iter()
+            .map(|r| Duration::from_millis(r.delay_ms))
+            .sum();
+        let answer = self.0.web_call(self.1, scenario.tool, input, host, waits);
         self.0.end(self.1);
         match answer {
             Ok((Ok(result), asks)) => (WebReceived::Result(result), asks),

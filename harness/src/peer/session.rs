@@ -132,30 +132,36 @@ impl<'p, 'o> PeerSession<'p, 'o> {
     /// One step of a scenario's session, sent once the last one is answered: its answer, or how
     /// it failed (a timeout, crash or protocol error breaks the session).
     pub fn step(&mut self, session: &str, step: Step<'_>) -> Result<Reply, Failure> {
-        match self.exchange(session, step)? {
+        match self.exchange(session, step, Duration::ZERO)? {
             StepAnswer::Reply(reply) => Ok(reply),
             StepAnswer::Web { .. } | StepAnswer::Error(_) => unreachable_answer(&mut self.broken),
         }
     }
 
     /// A web call (its scenario's only step): the result or the raised message with the
-    /// permission requests, or how it failed.
+    /// permission requests, or how it failed; the peer has `waits` beyond its timeout to answer.
     pub fn web_call(
         &mut self,
         session: &str,
         tool: Tool,
         input: &Json,
         host: &Json,
+        waits: Duration,
     ) -> Result<(Result<Json, JsString>, Vec<Json>), Failure> {
-        match self.exchange(session, Step::Web(tool, input, host))? {
+        match self.exchange(session, Step::Web(tool, input, host), waits)? {
             StepAnswer::Web { reply, asks } => Ok((reply, asks)),
             StepAnswer::Reply(_) | StepAnswer::Error(_) => unreachable_answer(&mut self.broken),
         }
     }
 
-    /// Sends a step and reads its answer: a tool outcome (an `error` answer is a failure), or
-    /// how the process failed.
-    fn exchange(&mut self, session: &str, step: Step<'_>) -> Result<StepAnswer, Failure> {
+    /// Sends a step and reads its answer within the timeout and `waits`: a tool outcome (an
+    /// `error` answer is a failure), or how the process failed.
+    fn exchange(
+        &mut self,
+        session: &str,
+        step: Step<'_>,
+        waits: Duration,
+    ) -> Result<StepAnswer, Failure> {
         let n = self.peers.next_seq();
         let (seq, session) = (Seq::from(n), Cow::Borrowed(session));
         let (message, kind) = match step {
@@ -187,7 +193,7 @@ impl<'p, 'o> PeerSession<'p, 'o> {
             }
         };
         self.peers.send(&self.process, &message);
-        let deadline = Instant::now() + self.peers.timeout();
+        let deadline = Instant::now() + self.peers.timeout() + waits;
         let read = |line: &str| PeerResult::<StepAnswer>::read(line, kind);
         let broke = match self.receive(deadline, PeerResult::<StepAnswer>::SCHEMA, read) {
             Ok((got, StepAnswer::Error(text))) if got == n => return Err(Failure::Error(text)),

@@ -275,8 +275,7 @@ const EDITOR: &[(&str, &str)] = &[
     ),
 ];
 
-/// `execution-web.md` §6.1, except `timeout` (a fixed 30 s no scenario waits for) and `abort` (no
-/// scenario aborts a call).
+/// `execution-web.md` §6.1.
 const WEB_SEARCH: &[(&str, &str)] = &[
     (
         "invalid-input",
@@ -309,6 +308,14 @@ const WEB_SEARCH: &[(&str, &str)] = &[
     (
         "redirect",
         "§2.2: redirects are followed (at most 20) and the texts name the requested URL",
+    ),
+    (
+        "timeout",
+        "§2.3, §2.5: a fixed 30000 ms covers the headers and the body and raises `request timed out after 30000ms`",
+    ),
+    (
+        "abort",
+        "§2.3, §2.5: the caller's abort is chained and raises `request aborted by caller`; the timer wins over an abort",
     ),
     ("oversized", "§2.4: `response body exceeded 5242880 bytes`"),
     (
@@ -414,7 +421,7 @@ const WEB_SEARCH: &[(&str, &str)] = &[
     ),
 ];
 
-/// `execution-web.md` §6.2, except `abort` (no scenario aborts a call).
+/// `execution-web.md` §6.2.
 const WEB_FETCH: &[(&str, &str)] = &[
     (
         "invalid-input",
@@ -455,6 +462,10 @@ const WEB_FETCH: &[(&str, &str)] = &[
     (
         "timeout",
         "§2.3, §4.1: each request has `timeoutMs = timeout × 1000` and raises `request timed out after <ms>ms`",
+    ),
+    (
+        "abort",
+        "§2.3, §2.5: the caller's abort covers every request of the call and raises `request aborted by caller`",
     ),
     (
         "oversized",

@@ -1,5 +1,7 @@
 //! One call of a web tool in upstream's order (execution-web.md §3.1, §4.1): validate, region, ask, credential, dispatch.
 
+use std::time::{Duration, Instant};
+
 use super::credentials::{self, Credential};
 use super::fetch::{self, Format, Target};
 use super::host::{Endpoint, FetchProvider, Host, Permission, SearchProvider};
@@ -23,8 +25,12 @@ pub struct WebCall {
 ///
 /// Any other tool raises a text saying the reference runs only the two web tools here.
 pub fn execute_web(tool: Tool, input: &Json, host: &Host) -> WebCall {
+    // The caller's signal is the call's own: its clock starts as the call does (§2.3).
+    let abort = host
+        .abort_after_ms
+        .and_then(|ms| Instant::now().checked_add(Duration::from_millis(ms)));
     let mut asks = Vec::new();
-    let result = run(tool, input, host, &mut asks);
+    let result = run(tool, input, host, abort, &mut asks);
     WebCall { result, asks }
 }
 
@@ -63,7 +69,13 @@ pub fn provider_endpoint(tool: Tool, host: &Host) -> Option<Endpoint> {
     credentials::resolve(host, need, key).map(|_| endpoint)
 }
 
-fn run(tool: Tool, input: &Json, host: &Host, asks: &mut Vec<Json>) -> Result<Json, JsString> {
+fn run(
+    tool: Tool,
+    input: &Json,
+    host: &Host,
+    abort: Option<Instant>,
+    asks: &mut Vec<Json>,
+) -> Result<Json, JsString> {
     let accepted = match tool {
         Tool::WebSearch | Tool::WebFetch => accept(tool, input)?,
         Tool::HashlineEdit
@@ -96,6 +108,7 @@ fn run(tool: Tool, input: &Json, host: &Host, asks: &mut Vec<Json>) -> Result<Js
                 .get("freshness")
                 .and_then(Json::as_string)
                 .and_then(|f| Freshness::from_name(&f.to_string_lossy())),
+            abort,
         };
         ask(
             host,
@@ -123,6 +136,7 @@ fn run(tool: Tool, input: &Json, host: &Host, asks: &mut Vec<Json>) -> Result<Js
             .and_then(Json::as_f64)
             .unwrap_or(30.0)
             * 1000.0,
+        abort,
     };
     ask(
         host,

@@ -1,5 +1,7 @@
 //! `web_fetch` after the ask (execution-web.md §4.4, §4.7–§4.9): native, Spider and Z.AI, and the result object.
 
+use std::time::Instant;
+
 use super::credentials::Credential;
 use super::host::{Endpoint, FetchProvider, Host, Region};
 use super::html;
@@ -57,6 +59,8 @@ pub struct Target {
     pub format: Format,
     /// `timeout × 1000` (§4.1).
     pub timeout_ms: f64,
+    /// When the caller aborts (§2.3): every request of the call shares the one signal.
+    pub abort: Option<Instant>,
 }
 
 /// What a provider produced: a text, or media with the URL its file name comes from.
@@ -135,6 +139,7 @@ fn get_target(target: &Target) -> Result<http::Response, HttpError> {
         body: None,
         timeout_ms: target.timeout_ms,
         max_bytes: http::MEDIA_MAX_BYTES,
+        abort: target.abort,
     })
 }
 
@@ -268,6 +273,7 @@ fn spider(host: &Host, target: &Target, key: &str) -> Result<Outcome, JsString> 
         ("Authorization", format!("Bearer {key}")),
         body,
         target.timeout_ms,
+        target.abort,
     )
     .map_err(|e| provider::map_error(&e, "spider"))?;
     parse_spider(&response.body)
@@ -327,6 +333,7 @@ fn zai(host: &Host, target: &Target, key: &str) -> Result<Outcome, JsString> {
         ("Authorization", format!("Bearer {key}")),
         body,
         target.timeout_ms,
+        target.abort,
     )
     .map_err(|e| provider::map_error(&e, "zai"))?;
     parse_reader(&response.body, response.status)

@@ -97,7 +97,6 @@ impl Endpoint {
         }
     }
 
-    /// Upstream's hard-coded URL.
     /// Z.AI's search endpoint of `region` (§1.4).
     pub fn zai_search(region: Region) -> Endpoint {
         match region {
@@ -114,6 +113,7 @@ impl Endpoint {
         }
     }
 
+    /// Upstream's hard-coded URL.
     pub fn default_url(self) -> &'static str {
         match self {
             Endpoint::Exa => "https://api.exa.ai/search",
@@ -155,6 +155,9 @@ pub struct Host {
     /// Replaced endpoints; the others keep upstream's URL.
     pub endpoints: Vec<(Endpoint, String)>,
     pub permission: Permission,
+    /// When the caller aborts, in milliseconds after the call starts (`context.abort`, §2.3);
+    /// `Some(0)` is a signal already aborted when the call starts, `None` one that never fires.
+    pub abort_after_ms: Option<u64>,
 }
 
 impl Default for Host {
@@ -174,12 +177,16 @@ impl Default for Host {
             now: None,
             endpoints: Vec::new(),
             permission: Permission::Allow,
+            abort_after_ms: None,
         }
     }
 }
 
 /// The largest `now` a `Date` holds (ECMAScript's time value range).
 const MAX_TIME: f64 = 8.64e15;
+
+/// The latest abort a host configuration may set: an hour, far past every timer of a call.
+pub const MAX_ABORT_AFTER_MS: u64 = 3_600_000;
 
 /// Why a host configuration was refused; each message names the member and the fix.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -198,6 +205,7 @@ pub enum HostError {
     UnknownEndpoint(String),
     EndpointUrl(String),
     Permission,
+    AbortAfter,
 }
 
 impl fmt::Display for HostError {
@@ -208,7 +216,7 @@ impl fmt::Display for HostError {
             }
             HostError::UnknownMember(name) => write!(
                 f,
-                "host.{name}: unknown member; the members are search, fetch, env, now, endpoints, permission"
+                "host.{name}: unknown member; the members are search, fetch, env, now, endpoints, permission, abortAfterMs"
             ),
             HostError::SectionNotObject(section) => write!(
                 f,
@@ -250,6 +258,10 @@ impl fmt::Display for HostError {
             HostError::Permission => write!(
                 f,
                 "host.permission: must be \"allow\" or {{\"deny\": TEXT}}"
+            ),
+            HostError::AbortAfter => write!(
+                f,
+                "host.abortAfterMs: must be an integer number of milliseconds from 0 to {MAX_ABORT_AFTER_MS}"
             ),
         }
     }
@@ -312,6 +324,21 @@ impl Host {
                 }
                 "endpoints" => host.endpoints = endpoints(member)?,
                 "permission" => host.permission = permission(member)?,
+                "abortAfterMs" => {
+                    let n = member
+                        .as_f64()
+                        .filter(|n| {
+                            n.fract() == 0.0 && (0.0..=MAX_ABORT_AFTER_MS as f64).contains(n)
+                        })
+                        .ok_or(HostError::AbortAfter)?;
+                    #[expect(
+                        clippy::cast_possible_truncation,
+                        clippy::cast_sign_loss,
+                        reason = "integral and in range"
+                    )]
+                    let ms = n as u64;
+                    host.abort_after_ms = Some(ms);
+                }
                 other => return Err(HostError::UnknownMember(other.to_owned())),
             }
         }
@@ -449,12 +476,49 @@ mod tests {
     }
 
     #[test]
+    fn an_abort_reads_as_whole_milliseconds_within_an_hour() {
+        assert_eq!(
+            host(r#"{"abortAfterMs":0}"#).map(|h| h.abort_after_ms),
+            Ok(Some(0))
+        );
+        assert_eq!(
+            host(r#"{"abortAfterMs":3600000}"#).map(|h| h.abort_after_ms),
+            Ok(Some(MAX_ABORT_AFTER_MS))
+        );
+        for bad in ["-1", "3600001", "1.5", "\"10\"", "null", "true"] {
+            let text = format!(r#"{{"abortAfterMs":{bad}}}"#);
+            assert_eq!(host(&text), Err(HostError::AbortAfter), "{text}");
+        }
+        assert_eq!(
+            HostError::AbortAfter.to_string(),
+            "host.abortAfterMs: must be an integer number of milliseconds from 0 to 3600000"
+        );
+    }
+
+    #[test]
+    fn the_docs_quote_the_latest_abort() {
+        let bound = format!("from 0 to {MAX_ABORT_AFTER_MS}");
+        for (doc, text) in [
+            (
+                "docs/formats.md",
+                include_str!("../../../../docs/formats.md"),
+            ),
+            (
+                "docs/execution-web.md",
+                include_str!("../../../../docs/execution-web.md"),
+            ),
+        ] {
+            assert!(text.contains(&bound), "{doc} should say `{bound}`");
+        }
+    }
+
+    #[test]
     fn refusals_name_the_member_and_the_fix() {
         let cases = [
             ("[]", "host: must be an object; write {} for the defaults"),
             (
                 r#"{"clock":1}"#,
-                "host.clock: unknown member; the members are search, fetch, env, now, endpoints, permission",
+                "host.clock: unknown member; the members are search, fetch, env, now, endpoints, permission, abortAfterMs",
             ),
             (
                 r#"{"search":1}"#,

@@ -47,6 +47,8 @@ pub struct Request {
     /// `timeoutMs`, a double (§2.3).
     pub timeout_ms: f64,
     pub max_bytes: usize,
+    /// When the caller's signal aborts (`context.abort`, §2.3); `None` when it never does.
+    pub abort: Option<Instant>,
 }
 
 /// A final 2xx response with its body read and decoded.
@@ -69,6 +71,8 @@ pub enum HttpError {
     Oversized { max: usize },
     /// `TIMEOUT`: the timer fired.
     Timeout { ms: f64 },
+    /// `ABORTED`: the caller's signal aborted the request, and the timer had not fired.
+    Aborted,
     /// `NETWORK_ERROR`: the request or the body failed otherwise.
     Network(Network),
 }
@@ -127,6 +131,7 @@ impl HttpError {
             HttpError::Timeout { ms } => {
                 JsString::from(format!("request timed out after {}ms", format_number(*ms)))
             }
+            HttpError::Aborted => JsString::from("request aborted by caller"),
             HttpError::Network(n) => JsString::from(format!("network error: {}", n.text())),
         }
     }
@@ -140,17 +145,32 @@ impl HttpError {
 pub fn send(request: &Request) -> Result<Response, HttpError> {
     let started = Instant::now();
     // `Duration::try_from_secs_f64` refuses what no timer can hold; such a timer never fires.
-    let limit = Duration::try_from_secs_f64(request.timeout_ms / 1000.0).ok();
-    let timed_out = || limit.is_some_and(|l| started.elapsed() >= l);
-    let fail = |e: HttpError| -> HttpError {
-        // The timer wins over whatever else failed once it has fired (§2.5).
-        if timed_out() {
-            HttpError::Timeout {
-                ms: request.timeout_ms,
-            }
+    let timer = Duration::try_from_secs_f64(request.timeout_ms / 1000.0)
+        .ok()
+        .and_then(|l| started.checked_add(l));
+    let timeout = || HttpError::Timeout {
+        ms: request.timeout_ms,
+    };
+    let fired = |at: Option<Instant>| at.is_some_and(|at| Instant::now() >= at);
+    // What fired, the timer first: it wins even when the caller aborted too
+    // (`mapTransportError`, §2.5).
+    let fired_error = || {
+        if fired(timer) {
+            Some(timeout())
+        } else if fired(request.abort) {
+            Some(HttpError::Aborted)
         } else {
-            e
+            None
         }
+    };
+    // Whatever else failed, what fired is the error.
+    let fail = |e: HttpError| fired_error().unwrap_or(e);
+    // The transport's one deadline is the sooner of the two. A signal already aborted has
+    // passed it, so the request is aborted before it is sent, as upstream aborts its
+    // controller at once.
+    let deadline = match (timer, request.abort) {
+        (Some(t), Some(a)) => Some(t.min(a)),
+        (t, a) => t.or(a),
     };
     let lossy = request.url.to_string_lossy();
     let mut url = url::Url::parse(&lossy)
@@ -162,14 +182,12 @@ pub fn send(request: &Request) -> Result<Response, HttpError> {
     let mut headers = request.headers.clone();
     let mut redirects = 0;
     loop {
-        let remaining = limit.map(|l| l.saturating_sub(started.elapsed()));
+        let remaining = deadline.map(|d| d.saturating_duration_since(Instant::now()));
         if remaining.is_some_and(|r| r.is_zero()) {
-            return Err(HttpError::Timeout {
-                ms: request.timeout_ms,
-            });
+            return Err(fired_error().unwrap_or_else(timeout));
         }
         let response = exchange(&url, method, &headers, body.as_deref(), remaining)
-            .map_err(|e| fail(classify(&e, request.timeout_ms)))?;
+            .map_err(|e| fail(classify(&e).unwrap_or_else(timeout)))?;
         let status = response.status().as_u16();
         let location = response
             .headers()
@@ -214,7 +232,15 @@ pub fn send(request: &Request) -> Result<Response, HttpError> {
         let content_type = joined(response.headers(), "content-type");
         let encoding = joined(response.headers(), "content-encoding");
         let raw = response.into_body().into_reader();
-        let bytes = read_capped(raw, encoding.as_deref(), request.max_bytes).map_err(fail)?;
+        // `OVERSIZED` is raised as it is, whatever fired meanwhile (`readBodyWithCap`).
+        let bytes =
+            read_capped(raw, encoding.as_deref(), request.max_bytes).map_err(|e| match e {
+                HttpError::Oversized { .. } => e,
+                HttpError::Status { .. }
+                | HttpError::Timeout { .. }
+                | HttpError::Aborted
+                | HttpError::Network(_) => fail(e),
+            })?;
         return Ok(Response {
             status,
             final_url: url.to_string(),
@@ -267,10 +293,11 @@ fn exchange(
     }
 }
 
-/// The runtime text of a ureq failure (§2.5: only the refused connection is pinned).
-fn classify(error: &ureq::Error, timeout_ms: f64) -> HttpError {
-    HttpError::Network(match error {
-        ureq::Error::Timeout(_) => return HttpError::Timeout { ms: timeout_ms },
+/// The runtime text of a ureq failure (§2.5: only the refused connection is pinned); `None`
+/// when the transport's deadline passed, which the caller tells apart.
+fn classify(error: &ureq::Error) -> Option<HttpError> {
+    Some(HttpError::Network(match error {
+        ureq::Error::Timeout(_) => return None,
         ureq::Error::Io(io) => io_kind(io),
         ureq::Error::HostNotFound => Network::HostNotFound,
         ureq::Error::ConnectionFailed => Network::Unreachable,
@@ -279,7 +306,7 @@ fn classify(error: &ureq::Error, timeout_ms: f64) -> HttpError {
         ureq::Error::TooManyRedirects => Network::TooManyRedirects,
         ureq::Error::Http(_) | ureq::Error::BadUri(_) => Network::BadRequest,
         _ => Network::Reset,
-    })
+    }))
 }
 
 fn io_kind(io: &std::io::Error) -> Network {
@@ -505,6 +532,11 @@ mod tests {
             HttpError::Timeout { ms: 2.01 * 1000.0 }
                 .message()
                 .eq_str("request timed out after 2009.9999999999998ms")
+        );
+        assert!(
+            HttpError::Aborted
+                .message()
+                .eq_str("request aborted by caller")
         );
         assert!(
             HttpError::Network(Network::Unreachable).message().eq_str(

@@ -16,6 +16,7 @@ mod search;
 
 pub use call::{WebCall, execute_web, provider_endpoint};
 pub use host::{
-    Endpoint, FetchProvider, Host, HostError, Permission, Region, SearchProvider, Settings,
+    Endpoint, FetchProvider, Host, HostError, MAX_ABORT_AFTER_MS, Permission, Region,
+    SearchProvider, Settings,
 };
 pub use results::{family_of, result_schemas};

@@ -1,5 +1,7 @@
 //! What every provider API request shares: error mapping (§2.6), body decoding (§0.3), JSON in and out.
 
+use std::time::Instant;
+
 use super::http::{self, HttpError, Method, Request};
 use crate::js_string::JsString;
 use crate::json::{Json, Object};
@@ -17,9 +19,10 @@ pub fn map_error(error: &HttpError, provider: &str) -> JsString {
         HttpError::Status { status, .. } => {
             JsString::from(format!("{provider} server error HTTP {status}"))
         }
-        HttpError::Oversized { .. } | HttpError::Timeout { .. } | HttpError::Network(_) => {
-            error.message()
-        }
+        HttpError::Oversized { .. }
+        | HttpError::Timeout { .. }
+        | HttpError::Aborted
+        | HttpError::Network(_) => error.message(),
     }
 }
 
@@ -46,6 +49,7 @@ pub fn post_json(
     auth: (&'static str, String),
     body: Object,
     timeout_ms: f64,
+    abort: Option<Instant>,
 ) -> Result<http::Response, HttpError> {
     http::send(&Request {
         url: JsString::from(url),
@@ -58,6 +62,7 @@ pub fn post_json(
         body: Some(stringify(body)),
         timeout_ms,
         max_bytes: http::TEXT_MAX_BYTES,
+        abort,
     })
 }
 

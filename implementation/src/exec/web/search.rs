@@ -1,5 +1,7 @@
 //! `web_search` after the ask (execution-web.md §3.2–§3.6): Exa, Brave and Z.AI requests, their answers, the Markdown.
 
+use std::time::Instant;
+
 use super::credentials::Credential;
 use super::host::{Endpoint, Host, Region, SearchProvider};
 use super::http::{self, Method, Request};
@@ -68,6 +70,8 @@ pub struct Query {
     pub query: JsString,
     pub count: f64,
     pub freshness: Option<Freshness>,
+    /// When the caller aborts (§2.3).
+    pub abort: Option<Instant>,
 }
 
 /// One normalized result.
@@ -193,6 +197,7 @@ pub fn build(host: &Host, query: &Query, credential: &Credential) -> Request {
         body,
         timeout_ms: TIMEOUT_MS,
         max_bytes: http::TEXT_MAX_BYTES,
+        abort: query.abort,
     }
 }
 
@@ -353,6 +358,7 @@ mod tests {
             query: JsString::from(text),
             count: 8.0,
             freshness,
+            abort: None,
         }
     }
 
