@@ -146,6 +146,52 @@ fn run_selects_by_tool_and_filter() {
 }
 
 #[test]
+fn run_selects_exact_names_and_refuses_a_name_that_is_nowhere() {
+    let search = default_vectors_dir().join("web_search");
+    let folders = [
+        "--no-builtin",
+        "--vectors",
+        search.to_str().expect("a UTF-8 path"),
+    ];
+    // Names are exact: the two named run, and no other abort scenario.
+    let output = conform(
+        &[
+            &["run"][..],
+            &folders,
+            &[
+                "--name",
+                "web_search:search-abort-already-exa",
+                "--name",
+                "web_search:search-abort-not-reached",
+            ],
+        ]
+        .concat(),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("2 scenarios in"), "{text}");
+    let output = conform(
+        &[
+            &["run"][..],
+            &folders,
+            &[
+                "--name",
+                "web_search:search-abort-already-exa",
+                "--name",
+                "web_search:nope",
+            ],
+        ]
+        .concat(),
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("--name web_search:nope: no vector or scenario has this name"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
 fn list_prints_full_names_and_lint_names_a_bad_file() {
     // One tool's folder (the built-in set listed whole is installed.rs's).
     let dir = default_vectors_dir().join("web_search");

@@ -119,8 +119,9 @@ fn filter_tool_and_known_failures_apply_to_scenarios() {
     );
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        text(&output)
-            .contains("no vector matches the selection (--tool, --filter), and no scenario")
+        text(&output).contains(
+            "no vector matches the selection (--tool, --filter, --name), and no scenario"
+        )
     );
     let list = dir.path().join("known.txt");
     std::fs::write(

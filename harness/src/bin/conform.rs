@@ -185,6 +185,9 @@ struct SelectArgs {
     /// Only vectors and scenarios whose name (`<tool>:<id>`) contains this text.
     #[arg(long, value_name = "TEXT")]
     filter: Option<String>,
+    /// Only the vector or scenario of exactly this name (`<tool>:<id>`; repeatable).
+    #[arg(long = "name", value_name = "TOOL:ID")]
+    names: Vec<String>,
     /// Only the vectors, or only the scenarios (default: both).
     #[arg(long, value_enum, value_name = "KIND")]
     only: Option<vvoc_harness::run::selection::Kind>,
@@ -200,6 +203,7 @@ impl SelectArgs {
                 .map(|t| t.parse::<Tool>())
                 .collect::<Result<Vec<_>, _>>()?,
             filter: self.filter.clone(),
+            names: self.names.clone(),
             only: self.only,
         })
     }

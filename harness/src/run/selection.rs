@@ -1,4 +1,4 @@
-//! Which vectors and scenarios a run takes: tools, a name filter, one kind or both.
+//! Which vectors and scenarios a run takes: tools, a name filter, exact names, one kind or both.
 
 use vvoc_reference::Tool;
 
@@ -12,6 +12,8 @@ pub struct Selection {
     pub tools: Vec<Tool>,
     /// Only vectors and scenarios whose full name contains this text.
     pub filter: Option<String>,
+    /// Only vectors and scenarios of exactly these full names (all when empty).
+    pub names: Vec<String>,
     /// Only vectors, or only scenarios (both when `None`).
     pub only: Option<Kind>,
 }
@@ -47,5 +49,6 @@ impl Selection {
                 .filter
                 .as_ref()
                 .is_none_or(|f| name.contains(f.as_str()))
+            && (self.names.is_empty() || self.names.iter().any(|n| n == name))
     }
 }

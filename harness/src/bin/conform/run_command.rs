@@ -55,10 +55,25 @@ pub(crate) fn run(args: RunArgs) -> Result<u8> {
         .filter(|s| selection.keeps_scenario_named(s.tool, &s.name()))
         .cloned()
         .collect();
+    // A `--name` that names nothing is a mistake, not an empty selection of that one.
+    let unknown: Vec<&str> = selection
+        .names
+        .iter()
+        .filter(|n| !suite.names.iter().any(|known| known == *n))
+        .map(String::as_str)
+        .collect();
+    if !unknown.is_empty() {
+        bail!(
+            "--name {}: no vector or scenario has this name; `conform list` prints the names",
+            unknown.join(", --name ")
+        );
+    }
     if vectors.is_empty() && scenarios.is_empty() && web.is_empty() {
         match suite.scenarios.is_empty() && suite.web.is_empty() {
-            true => bail!("no vector matches the selection (--tool, --filter)"),
-            false => bail!("no vector matches the selection (--tool, --filter), and no scenario"),
+            true => bail!("no vector matches the selection (--tool, --filter, --name)"),
+            false => {
+                bail!("no vector matches the selection (--tool, --filter, --name), and no scenario")
+            }
         }
     }
     if args.scratch.is_none() && !scenarios.is_empty() {
