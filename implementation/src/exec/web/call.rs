@@ -77,7 +77,11 @@ fn run(
     asks: &mut Vec<Json>,
 ) -> Result<Json, JsString> {
     let accepted = match tool {
-        Tool::WebSearch | Tool::WebFetch => accept(tool, input)?,
+        // §1.3: the region is refused as the tool instance is built, before any call, so
+        // before validation too.
+        Tool::WebSearch | Tool::WebFetch => {
+            check_regions(host).and_then(|()| accept(tool, input))?
+        }
         Tool::HashlineEdit
         | Tool::StrReplaceEditor
         | Tool::WorkItemOpen
@@ -91,7 +95,6 @@ fn run(
             )));
         }
     };
-    check_regions(host)?;
     let string = |name: &str| {
         accepted
             .get(name)
