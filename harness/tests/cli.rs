@@ -153,36 +153,19 @@ fn run_selects_exact_names_and_refuses_a_name_that_is_nowhere() {
         "--vectors",
         search.to_str().expect("a UTF-8 path"),
     ];
+    let run_named = |names: &[&str]| {
+        let names: Vec<&str> = names.iter().flat_map(|n| ["--name", n]).collect();
+        conform(&[&["run"][..], &folders, &names].concat())
+    };
     // Names are exact: the two named run, and no other abort scenario.
-    let output = conform(
-        &[
-            &["run"][..],
-            &folders,
-            &[
-                "--name",
-                "web_search:search-abort-already-exa",
-                "--name",
-                "web_search:search-abort-not-reached",
-            ],
-        ]
-        .concat(),
-    );
+    let output = run_named(&[
+        "web_search:search-abort-already-exa",
+        "web_search:search-abort-not-reached",
+    ]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let text = stdout(&output);
     assert!(text.contains("2 scenarios in"), "{text}");
-    let output = conform(
-        &[
-            &["run"][..],
-            &folders,
-            &[
-                "--name",
-                "web_search:search-abort-already-exa",
-                "--name",
-                "web_search:nope",
-            ],
-        ]
-        .concat(),
-    );
+    let output = run_named(&["web_search:search-abort-already-exa", "web_search:nope"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
         stderr(&output).contains("--name web_search:nope: no vector or scenario has this name"),
