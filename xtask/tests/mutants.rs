@@ -18,9 +18,10 @@ mod mini;
 
 use mini::{XTASK, by_id, fixture, mutants, outcomes, report, snapshot, text, unbuilt_fixture};
 
-const EXPECTED: [(&str, &str); 7] = [
+const EXPECTED: [(&str, &str); 8] = [
     ("large: bound shifted, named vector passes", "imprecise"),
     ("large: never returns", "timeout"),
+    ("loads: the suite refuses its files", "unviable"),
     ("sign negative: bound shifted", "caught"),
     ("sign: does not compile", "unviable"),
     ("sign: retired row", "retired"),
@@ -79,16 +80,17 @@ fn every_outcome_is_classified_and_the_tree_is_untouched() {
         "{markdown}"
     );
     assert!(
-        text(&output).contains("FAIL mutation-rows 6 rows checked, 5 problems; 1 retired"),
+        text(&output).contains("FAIL mutation-rows 7 rows checked, 6 problems; 1 retired"),
         "{}",
         text(&output)
     );
     let rows = dir.path().join("reports/mutants/rows");
     assert_eq!(
         std::fs::read_dir(&rows).expect("row logs").count(),
-        14,
+        16,
         "a log and a diff per row"
     );
+    assert_suite_refusal_logged(&rows);
 }
 
 #[test]
@@ -144,6 +146,28 @@ fn rebuilding_every_row_gives_the_same_outcomes() {
         .filter_map(|r| r["mode"].as_str())
         .collect();
     assert!(!modes.contains(&"switched"), "{modes:?}");
+    assert_suite_refusal_logged(&dir.path().join("reports/mutants/rows"));
+}
+
+/// A mutant under which the suite refuses its own files is unviable with the runner's words,
+/// not a build failure, and does not stop the run.
+fn assert_suite_refusal_logged(rows: &Path) {
+    let logs: Vec<String> = std::fs::read_dir(rows)
+        .expect("row logs")
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "log"))
+        .map(|e| std::fs::read_to_string(e.path()).expect("readable"))
+        .collect();
+    let refused: Vec<&String> = logs
+        .iter()
+        .filter(|l| l.contains("the mutant builds, but the suite cannot run under it"))
+        .collect();
+    assert_eq!(refused.len(), 1, "{logs:#?}");
+    assert!(
+        refused[0].contains("cannot load the vectors: cases.txt is refused"),
+        "{}",
+        refused[0]
+    );
 }
 
 #[test]
@@ -156,6 +180,7 @@ fn each_outcome_has_its_exit_code() {
             ("named vector passes", 2),
             ("doubled differently", 2),
             ("does not compile", 2),
+            ("refuses its files", 2),
             ("never returns", 3),
             ("not there", 5),
             ("retired row", 0),
@@ -204,7 +229,7 @@ fn nothing_selected_is_a_clear_success_and_list_shows_rows() {
     let output = mutants(dir.path(), &["--list"]);
     assert_eq!(output.status.code(), Some(0));
     let listed = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(listed.lines().count(), 7);
+    assert_eq!(listed.lines().count(), 8);
     assert!(
         listed.contains("sign: retired row\timplementation/src/lib.rs\tretired: kept to show"),
         "{listed}"
@@ -373,7 +398,7 @@ fn changed_selects_added_rows_and_rows_whose_vectors_changed() {
         std::fs::read_to_string(&lib).expect("readable") + "\n// touched\n",
     )
     .expect("written");
-    assert_eq!(list(dir.path()).len(), 11);
+    assert_eq!(list(dir.path()).len(), 12);
 }
 
 #[test]

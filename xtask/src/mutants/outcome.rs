@@ -88,6 +88,9 @@ pub enum MutantResult {
     Ran(SuiteResult),
     /// The mutant did not build; the compiler's messages.
     Unviable(String),
+    /// The mutant built, but the suite could not run under it (it refused its own files, say,
+    /// when the loader asks the mutated reference); why.
+    SuiteFailed(String),
     /// The build or the suite was killed at its time limit.
     TimedOut,
 }
@@ -149,6 +152,10 @@ impl RowResult {
                 BTreeMap::new(),
                 format!("the mutant does not build:\n{log}"),
             ),
+            MutantResult::SuiteFailed(log) => (
+                BTreeMap::new(),
+                format!("the mutant builds, but the suite cannot run under it:\n{log}"),
+            ),
             MutantResult::TimedOut => (
                 BTreeMap::new(),
                 "the build or the suite ran out of time".to_owned(),
@@ -173,7 +180,7 @@ impl RowResult {
 /// The outcome of a row that ran. The order of the checks is the policy.
 pub fn classify(row: &Row, result: &MutantResult) -> RowOutcome {
     match result {
-        MutantResult::Unviable(_) => RowOutcome::Unviable,
+        MutantResult::Unviable(_) | MutantResult::SuiteFailed(_) => RowOutcome::Unviable,
         MutantResult::TimedOut => RowOutcome::Timeout,
         MutantResult::Ran(suite) if suite.failures.is_empty() => RowOutcome::Missed,
         MutantResult::Ran(suite)

@@ -8,6 +8,7 @@ use anyhow::Result;
 
 use super::baseline::Baseline;
 use super::execute::Executor;
+use super::interrupt;
 use super::outcome::{Mode, MutantResult};
 use super::plan::Mutant;
 use super::scratch::Scratch;
@@ -81,9 +82,11 @@ impl Executor for Rebuilt<'_> {
                 Step::TimedOut => MutantResult::TimedOut,
                 Step::Done(Err(failure)) => MutantResult::Unviable(failure.log),
                 Step::Done(Ok(_)) => {
-                    match suite::run(scratch, report, limits.run, None, Some(&mutant.needed()))? {
-                        Step::Done(suite) => MutantResult::Ran(suite),
-                        Step::TimedOut => MutantResult::TimedOut,
+                    match suite::run(scratch, report, limits.run, None, Some(&mutant.needed())) {
+                        Err(error) if interrupt::is(&error) => return Err(error),
+                        Err(error) => MutantResult::SuiteFailed(format!("{error:#}")),
+                        Ok(Step::Done(suite)) => MutantResult::Ran(suite),
+                        Ok(Step::TimedOut) => MutantResult::TimedOut,
                     }
                 }
             })

@@ -60,7 +60,7 @@ impl Executor for SwitchedRun<'_> {
             Err(error) if interrupt::is(&error) => return Err(error),
             Ok(Step::Done(suite)) => MutantResult::Ran(suite),
             Ok(Step::TimedOut) => MutantResult::TimedOut,
-            Err(error) => MutantResult::Unviable(format!("{error:#}")),
+            Err(error) => MutantResult::SuiteFailed(format!("{error:#}")),
         })
     }
 }
