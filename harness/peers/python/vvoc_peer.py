@@ -1036,13 +1036,12 @@ def http_request(url, method, headers, body, timeout_ms, max_bytes, abort_at=Non
     (urllib drops the body of a 307, for one). `abort_at` is when the caller's signal aborts (a
     time.monotonic() instant, §2.3), or None."""
     timer = time.monotonic() + timeout_ms / 1000.0
-    aborted = HttpFailure("ABORTED", "request aborted by caller")
-    if abort_at is not None and time.monotonic() >= abort_at:
-        raise aborted  # a signal already aborted: nothing is sent
-    # One deadline, the sooner of the timer and the abort; the timer wins a tie (§2.5).
+    # One deadline, the sooner of the timer and the abort; the timer wins a tie (§2.5). A signal
+    # already aborted has passed it, so remaining() raises before anything is sent.
     deadline = timer if abort_at is None else min(timer, abort_at)
     timed_out = (HttpFailure("TIMEOUT", "request timed out after %sms" % _number_text(timeout_ms))
-                 if abort_at is None or timer <= abort_at else aborted)
+                 if abort_at is None or timer <= abort_at
+                 else HttpFailure("ABORTED", "request aborted by caller"))
 
     def remaining():
         left = deadline - time.monotonic()
