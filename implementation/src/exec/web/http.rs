@@ -139,6 +139,11 @@ impl HttpError {
 
 /// Sends `request`, following redirects, and reads the body under the cap (`requestBounded`).
 ///
+/// The transport runs on a thread of its own while this one keeps the timer and the abort:
+/// a socket timeout is a kernel timer, which rounds a long timeout up (by up to an eighth: a
+/// 30 s timeout may fire 2 s late at 250 Hz), while upstream's timer fires on time. A
+/// transport still running when the deadline passes is left to end at its own, later, deadline.
+///
 /// # Errors
 ///
 /// The [`HttpError`] whose text upstream raises.
@@ -148,6 +153,58 @@ pub fn send(request: &Request) -> Result<Response, HttpError> {
     let timer = Duration::try_from_secs_f64(request.timeout_ms / 1000.0)
         .ok()
         .and_then(|l| started.checked_add(l));
+    // The one deadline is the sooner of the two; the timer's text wins a tie (§2.5).
+    let deadline = match (timer, request.abort) {
+        (Some(t), Some(a)) => Some(t.min(a)),
+        (t, a) => t.or(a),
+    };
+    let Some(deadline) = deadline else {
+        return transport(request, timer, None);
+    };
+    let fired = if timer.is_some_and(|t| t <= deadline) {
+        HttpError::Timeout {
+            ms: request.timeout_ms,
+        }
+    } else {
+        HttpError::Aborted
+    };
+    // A signal already aborted, or a timer of zero, has passed: nothing is sent, as upstream
+    // aborts its controller at once.
+    if deadline <= Instant::now() {
+        return Err(fired);
+    }
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let owned = request.clone();
+    let loose = deadline.checked_add(TRANSPORT_GRACE);
+    let spawned = std::thread::Builder::new()
+        .name("web-transport".to_owned())
+        .spawn(move || {
+            let _ = sender.send(transport(&owned, timer, loose.or(Some(deadline))));
+        });
+    if spawned.is_err() {
+        // No thread to be had: the transport runs here, on its socket timeouts alone.
+        return transport(request, timer, Some(deadline));
+    }
+    match receiver.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        Ok(result) => result,
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(fired),
+        // The transport's thread ended without a word: it can only have panicked.
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+            Err(HttpError::Network(Network::Reset))
+        }
+    }
+}
+
+/// How long past the deadline the transport's own socket timeouts may run before they end it.
+const TRANSPORT_GRACE: Duration = Duration::from_secs(5);
+
+/// The request itself: redirects followed, the body read under the cap. `timer` names which
+/// error a failure after it is; `deadline` bounds the sockets' waits.
+fn transport(
+    request: &Request,
+    timer: Option<Instant>,
+    deadline: Option<Instant>,
+) -> Result<Response, HttpError> {
     let timeout = || HttpError::Timeout {
         ms: request.timeout_ms,
     };
@@ -165,13 +222,6 @@ pub fn send(request: &Request) -> Result<Response, HttpError> {
     };
     // Whatever else failed, what fired is the error.
     let fail = |e: HttpError| fired_error().unwrap_or(e);
-    // The transport's one deadline is the sooner of the two. A signal already aborted has
-    // passed it, so the request is aborted before it is sent, as upstream aborts its
-    // controller at once.
-    let deadline = match (timer, request.abort) {
-        (Some(t), Some(a)) => Some(t.min(a)),
-        (t, a) => t.or(a),
-    };
     let lossy = request.url.to_string_lossy();
     let mut url = url::Url::parse(&lossy)
         .ok()
