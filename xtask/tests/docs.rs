@@ -202,3 +202,42 @@ fn writing_replaces_a_stale_file_and_then_reports_nothing_to_do() {
         "no temporary file is left behind"
     );
 }
+
+/// The names in the rows of `heading`'s table in `doc` (the first column, between backticks or
+/// bare), in order, up to the next heading.
+fn table_names(doc: &str, heading: &str) -> Vec<String> {
+    let Some(start) = doc.find(heading) else {
+        return Vec::new();
+    };
+    doc[start + heading.len()..]
+        .lines()
+        .skip(1)
+        .take_while(|line| !line.starts_with('#'))
+        .filter_map(|line| line.strip_prefix("| "))
+        .filter_map(|row| row.split(" |").next())
+        .map(|name| name.trim_matches('`').to_owned())
+        .filter(|name| name != "name" && !name.starts_with("---"))
+        .collect()
+}
+
+#[test]
+fn the_rules_tables_of_execution_web_md_name_the_web_tools_rules_of_execution_in_order() {
+    let doc = std::fs::read_to_string(workspace_root().join("docs/execution-web.md"))
+        .expect("docs/execution-web.md reads");
+    for (heading, tool) in [
+        ("### 6.1 `web_search`", Tool::WebSearch),
+        ("### 6.2 `web_fetch`", Tool::WebFetch),
+    ] {
+        let documented = table_names(&doc, heading);
+        let built: Vec<String> = vvoc_reference::exec::exec_rules()
+            .into_iter()
+            .filter(|rule| rule.tool == tool)
+            .map(|rule| rule.name.to_owned())
+            .collect();
+        assert!(!built.is_empty(), "{tool:?} has rules of execution");
+        assert_eq!(
+            documented, built,
+            "docs/execution-web.md `{heading}` lists other rules than implementation/src/exec/rules.rs"
+        );
+    }
+}
