@@ -5,13 +5,15 @@
 //! for serde), `compare` and `outcome` (levels and outcomes), `scenario` (what a scenario is and
 //! how one plays), `load` (the suite's files), `protocol` (the JSON Lines messages), `peer`
 //! (peer processes and sessions), `run` (a whole run and its summary), `report` (the files a run
-//! writes), `fuzz`, and the commands `serve` (`conform peer`) and `bench`.
+//! writes), `fuzz`, the commands `serve` (`conform peer`) and `bench`, and `mcp` (`conform mcp`,
+//! the reference as an MCP server).
 
 pub mod bench;
 pub mod compare;
 pub mod fuzz;
 pub mod json;
 pub mod load;
+pub mod mcp;
 pub mod meta_schema;
 pub mod meta_schema_web;
 pub mod outcome;

@@ -113,6 +113,13 @@ enum Command {
         #[arg(long, value_name = "JSON")]
         host: Option<String>,
     },
+    /// Serve the reference as an MCP server (Model Context Protocol) on standard input and
+    /// output: the nine tools with their published 1.6.0 input schemas; every call validated
+    /// first (a refusal is an error result with the INVALID_INPUT line); the editors really
+    /// edit files, confined to --root; the web tools really fetch and search; the workflow
+    /// tools validate only.
+    #[command(after_long_help = mcp_command::EXAMPLE)]
+    Mcp(mcp_command::McpArgs),
     /// List the vector and scenario names (`<tool>:<id>`), one per line, in file order; --tool,
     /// --filter and --only select as for `run`.
     List(ListArgs),
@@ -348,6 +355,9 @@ mod fuzz_command;
 #[path = "conform/exec_command.rs"]
 mod exec_command;
 
+#[path = "conform/mcp_command.rs"]
+mod mcp_command;
+
 fn main() -> ExitCode {
     vvoc_harness::peer::child::kill_children_on_interrupt();
     let parsed = Cli::command()
@@ -392,6 +402,7 @@ fn execute(command: Command) -> Result<u8> {
             Err(error) => bail!("{error}"),
         },
         Command::Exec { tool, input, host } => exec_command::exec_once(&tool, input, host),
+        Command::Mcp(args) => mcp_command::run(args),
         Command::List(args) => {
             let selection = args.select.selection()?;
             let suite = load_all(&args.vectors)?;
