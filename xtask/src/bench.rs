@@ -1,7 +1,7 @@
 //! `cargo xtask bench`: checks and scenarios per second in process, through `conform peer` with
 //! one and with several processes, and checks with one process started per check (the way
-//! toml-test runs decoders); and `conform fuzz` inputs per second, in process and against
-//! `conform peer`.
+//! toml-test runs decoders); `conform fuzz` inputs per second, in process and against
+//! `conform peer`; and `tools/call` refusals per second through `conform mcp` (`bench_mcp.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -58,23 +58,7 @@ impl Measurement {
 
 /// Builds the release `conform`, measures every mode, and returns the measurements in order.
 pub fn bench(root: &Path, jobs: usize, per_check_sample: usize) -> Result<Vec<Measurement>> {
-    let status = Command::new(env!("CARGO"))
-        .current_dir(root)
-        .args([
-            "build",
-            "--release",
-            "--quiet",
-            "-p",
-            "vvoc-harness",
-            "--bin",
-            "conform",
-        ])
-        .status()
-        .context("cannot run cargo build")?;
-    if !status.success() {
-        bail!("building the release conform failed");
-    }
-    let conform = root.join("target/release/conform");
+    let conform = release_conform(root)?;
     let vectors = root.join("vectors");
     let mut measurements = conform_run(&conform, &vectors, None, "in process (reference)")?;
     let peer = format!("{} peer", conform.display());
@@ -93,6 +77,11 @@ pub fn bench(root: &Path, jobs: usize, per_check_sample: usize) -> Result<Vec<Me
     measurements.extend(web_runs(&conform, &vectors, &peer, jobs)?);
     measurements.push(process_per_check(&peer, &vectors, per_check_sample)?);
     measurements.extend(conform_bench(&conform, &peer)?);
+    measurements.push(crate::bench_mcp::mcp_refusals(
+        &conform,
+        &vectors,
+        crate::bench_mcp::ROUNDS,
+    )?);
     for (peer, jobs, count) in [
         (None, 1, 300_000),
         (None, jobs, 300_000),
@@ -107,6 +96,27 @@ pub fn bench(root: &Path, jobs: usize, per_check_sample: usize) -> Result<Vec<Me
         Unit::Inputs => 2,
     });
     Ok(measurements)
+}
+
+/// Builds the release `conform` of the workspace at `root` and returns its path.
+pub fn release_conform(root: &Path) -> Result<PathBuf> {
+    let status = Command::new(env!("CARGO"))
+        .current_dir(root)
+        .args([
+            "build",
+            "--release",
+            "--quiet",
+            "-p",
+            "vvoc-harness",
+            "--bin",
+            "conform",
+        ])
+        .status()
+        .context("cannot run cargo build")?;
+    if !status.success() {
+        bail!("building the release conform failed");
+    }
+    Ok(root.join("target/release/conform"))
 }
 
 /// The table `cargo xtask bench` prints.

@@ -2,6 +2,7 @@
 //! the one command that runs every check.
 
 pub mod bench;
+pub mod bench_mcp;
 pub mod check;
 pub mod docs;
 pub mod figures;

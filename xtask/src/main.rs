@@ -52,6 +52,9 @@ enum Command {
         /// How many vectors the process-per-check measurement runs.
         #[arg(long, default_value_t = 500)]
         sample: usize,
+        /// Only the MCP row: `tools/call` refusals through `conform mcp` over stdio, pipelined.
+        #[arg(long)]
+        mcp: bool,
     },
 }
 
@@ -165,8 +168,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 xtask::check::Ending::Interrupted => ExitCode::from(130),
             })
         }
-        Command::Bench { jobs, sample } => {
-            let measurements = xtask::bench::bench(&xtask::workspace_root(), jobs, sample)?;
+        Command::Bench { jobs, sample, mcp } => {
+            let root = xtask::workspace_root();
+            let measurements = match mcp {
+                true => vec![xtask::bench_mcp::mcp_refusals(
+                    &xtask::bench::release_conform(&root)?,
+                    &root.join("vectors"),
+                    xtask::bench_mcp::ROUNDS,
+                )?],
+                false => xtask::bench::bench(&root, jobs, sample)?,
+            };
             print!("{}", xtask::bench::table(&measurements));
             Ok(ExitCode::SUCCESS)
         }
