@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use vvoc_reference::{Issue, JsString, Json, Object, Verdict};
+use vvoc_reference::{Issue, JsString, Json, Object, Verdict, one_line};
 
 use crate::preview::quoted;
 
@@ -18,11 +18,28 @@ pub enum Level {
     Issues,
     /// Everything: issues with messages and `expected`, or the normalized output.
     Exact,
+    /// Over MCP (`conform run --mcp`): the refusal's one-line form (behaviour.md §1.6) is the
+    /// result's single text content, byte for byte, in an error result. Between verdicts, the
+    /// one-line forms equal (an accept: the output, as at `exact`).
+    Text,
 }
 
 impl Level {
     /// Every level, weakest first.
     pub const ALL: [Level; 4] = [Level::Verdict, Level::First, Level::Issues, Level::Exact];
+
+    /// The levels a run over MCP can observe, weakest first: an MCP result shows whether the
+    /// call was refused and its text, never the issues one by one.
+    pub const MCP: [Level; 2] = [Level::Verdict, Level::Text];
+
+    /// Every level by name, for reading reports.
+    const NAMED: [Level; 5] = [
+        Level::Verdict,
+        Level::First,
+        Level::Issues,
+        Level::Exact,
+        Level::Text,
+    ];
 
     /// The level's name on the command line and in reports.
     pub const fn as_str(self) -> &'static str {
@@ -31,6 +48,7 @@ impl Level {
             Level::First => "first",
             Level::Issues => "issues",
             Level::Exact => "exact",
+            Level::Text => "text",
         }
     }
 }
@@ -49,7 +67,7 @@ impl serde::Serialize for Level {
 
 impl<'de> serde::Deserialize<'de> for Level {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Level, D::Error> {
-        crate::json::ser::by_name(deserializer, &Level::ALL, Level::as_str)
+        crate::json::ser::by_name(deserializer, &Level::NAMED, Level::as_str)
     }
 }
 
@@ -57,10 +75,14 @@ impl FromStr for Level {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Level, String> {
-        Level::ALL
+        Level::NAMED
             .into_iter()
             .find(|l| l.as_str() == s)
-            .ok_or_else(|| format!("unknown level {s:?}: expected verdict, first, issues or exact"))
+            .ok_or_else(|| {
+                format!(
+                    "unknown level {s:?}: expected verdict, first, issues or exact (over MCP: verdict or text)"
+                )
+            })
     }
 }
 
@@ -78,9 +100,109 @@ pub fn matches(expected: &Verdict, received: &Verdict, level: Level) -> bool {
                         .all(|(a, b)| code_and_path(a) == code_and_path(b))
             }
             Level::Exact => e == r,
+            Level::Text => one_line(e) == one_line(r),
         },
         (Verdict::Accept(_), Verdict::Reject(_)) | (Verdict::Reject(_), Verdict::Accept(_)) => {
             false
+        }
+    }
+}
+
+/// What an MCP server returned for one `tools/call` (a result, not a JSON-RPC error).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolResult {
+    /// The result's `isError` (absent is `false`).
+    pub is_error: bool,
+    /// Its content blocks, in order.
+    pub content: Vec<Content>,
+}
+
+/// One content block of a [`ToolResult`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Content {
+    /// A `text` block's text.
+    Text(JsString),
+    /// A block of another type (its `type`).
+    Other(String),
+}
+
+impl ToolResult {
+    /// The text, when the content is exactly one text block.
+    pub fn single_text(&self) -> Option<&JsString> {
+        match self.content.as_slice() {
+            [Content::Text(text)] => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The result as JSON: `{"isError": B, "content": [{"type": T, "text": S}, ...]}` (a block
+    /// of another type without its data).
+    pub fn to_json(&self) -> Json {
+        let blocks = self.content.iter().map(|block| {
+            let mut o = Object::new();
+            match block {
+                Content::Text(text) => {
+                    o.insert("type", Json::str("text"));
+                    o.insert("text", Json::String(text.clone()));
+                }
+                Content::Other(kind) => o.insert("type", Json::str(kind)),
+            }
+            Json::Object(o)
+        });
+        let mut o = Object::new();
+        o.insert("isError", Json::Bool(self.is_error));
+        o.insert("content", Json::Array(blocks.collect()));
+        Json::Object(o)
+    }
+}
+
+/// Whether an MCP result matches `expected` at `level`: at `verdict`, an error result for a
+/// refusal and a plain one for an acceptance; at `text`, for a refusal also its one-line form
+/// as the single text content. The other levels read issues one by one, which an MCP result
+/// does not show: nothing matches there.
+pub fn matches_mcp(expected: &Verdict, received: &ToolResult, level: Level) -> bool {
+    let verdict = received.is_error != expected.is_accept();
+    match (level, expected) {
+        (Level::Verdict, _) => verdict,
+        (Level::Text, Verdict::Reject(issues)) => {
+            verdict && received.single_text() == Some(&one_line(issues))
+        }
+        (Level::Text, Verdict::Accept(_)) => verdict,
+        (Level::First | Level::Issues | Level::Exact, _) => false,
+    }
+}
+
+/// One line on how an MCP result differs from `expected`.
+pub fn describe_mcp(expected: &Verdict, received: &ToolResult) -> String {
+    let text = |s: &JsString| quoted(&Json::String(s.clone()).to_compact());
+    let shown = match (received.single_text(), received.content.is_empty()) {
+        (Some(t), _) => format!("the text {}", text(t)),
+        (None, true) => "no content".to_owned(),
+        (None, false) => format!(
+            "content of {} blocks ({})",
+            received.content.len(),
+            received
+                .content
+                .iter()
+                .map(|c| match c {
+                    Content::Text(_) => "text",
+                    Content::Other(kind) => kind.as_str(),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let kind = match received.is_error {
+        true => "an error result",
+        false => "a result",
+    };
+    match expected {
+        Verdict::Reject(issues) => format!(
+            "expected an error result with the text {}, received {kind} with {shown}",
+            text(&one_line(issues))
+        ),
+        Verdict::Accept(_) => {
+            format!("expected a result, not an error, received {kind} with {shown}")
         }
     }
 }

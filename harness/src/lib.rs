@@ -14,6 +14,7 @@ pub mod fuzz;
 pub mod json;
 pub mod load;
 pub mod mcp;
+pub mod mcp_client;
 pub mod meta_schema;
 pub mod meta_schema_web;
 pub mod outcome;

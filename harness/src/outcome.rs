@@ -6,7 +6,7 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use vvoc_reference::{Tool, Verdict};
 
-use crate::compare::{Level, matches};
+use crate::compare::{Level, ToolResult, matches, matches_mcp};
 
 /// What came back for one check.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,6 +17,10 @@ pub enum Answer {
     Failed(Failure),
     /// The implementation does not implement the tool.
     Unsupported,
+    /// An MCP server's result of a `tools/call`.
+    Mcp(ToolResult),
+    /// The check cannot be observed over the transport (an accept vector over MCP): why.
+    NotObservable(String),
 }
 
 /// How an implementation failed to answer a request (a check, a scenario step): the one way
@@ -81,6 +85,9 @@ pub enum Outcome {
     ProtocolError,
     /// The tool is not implemented.
     Unsupported,
+    /// It cannot be observed over the transport (over MCP: an accept vector, a scenario that
+    /// asks for anchors or a host configuration); counted apart, like `unsupported`.
+    NotObservable,
     /// Listed as a known failure and still failing.
     KnownFail,
     /// Listed as a known failure but passing: the list is stale.
@@ -89,7 +96,7 @@ pub enum Outcome {
 
 impl Outcome {
     /// Every outcome, in report order.
-    pub const ALL: [Outcome; 9] = [
+    pub const ALL: [Outcome; 10] = [
         Outcome::Pass,
         Outcome::Fail,
         Outcome::Error,
@@ -97,6 +104,7 @@ impl Outcome {
         Outcome::Crash,
         Outcome::ProtocolError,
         Outcome::Unsupported,
+        Outcome::NotObservable,
         Outcome::KnownFail,
         Outcome::Fixed,
     ];
@@ -111,6 +119,7 @@ impl Outcome {
             Outcome::Crash => "crash",
             Outcome::ProtocolError => "protocol-error",
             Outcome::Unsupported => "unsupported",
+            Outcome::NotObservable => "not-observable",
             Outcome::KnownFail => "known-fail",
             Outcome::Fixed => "fixed",
         }
@@ -125,7 +134,25 @@ impl Outcome {
             | Outcome::Crash
             | Outcome::ProtocolError
             | Outcome::Fixed => true,
-            Outcome::Pass | Outcome::Unsupported | Outcome::KnownFail => false,
+            Outcome::Pass | Outcome::Unsupported | Outcome::NotObservable | Outcome::KnownFail => {
+                false
+            }
+        }
+    }
+
+    /// Whether the check was never put to the implementation: its tool is not claimed, or it
+    /// cannot be observed over the transport. Such checks are counted apart from the scores.
+    pub const fn counted_apart(self) -> bool {
+        match self {
+            Outcome::Unsupported | Outcome::NotObservable => true,
+            Outcome::Pass
+            | Outcome::Fail
+            | Outcome::Error
+            | Outcome::Timeout
+            | Outcome::Crash
+            | Outcome::ProtocolError
+            | Outcome::KnownFail
+            | Outcome::Fixed => false,
         }
     }
 }
@@ -148,10 +175,36 @@ impl<'de> Deserialize<'de> for Outcome {
     }
 }
 
-/// How many vectors (or scenarios) have each outcome, every outcome present, in report order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(transparent)]
+/// How many vectors (or scenarios) have each outcome, every outcome present, in report order;
+/// written with `not-observable` only when some are (only runs over MCP have any).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tally(BTreeMap<Outcome, usize>);
+
+impl<'de> Deserialize<'de> for Tally {
+    /// An outcome a report leaves out (`not-observable`, in a run not over MCP) counts 0.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Tally, D::Error> {
+        let mut counts = BTreeMap::<Outcome, usize>::deserialize(deserializer)?;
+        for outcome in Outcome::ALL {
+            counts.entry(outcome).or_insert(0);
+        }
+        Ok(Tally(counts))
+    }
+}
+
+impl Serialize for Tally {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap as _;
+        let shown = self
+            .0
+            .iter()
+            .filter(|(o, n)| **o != Outcome::NotObservable || **n > 0);
+        let mut map = serializer.serialize_map(None)?;
+        for (outcome, n) in shown {
+            map.serialize_entry(outcome, n)?;
+        }
+        map.end()
+    }
+}
 
 impl Tally {
     /// Counts `outcomes`.
@@ -219,18 +272,31 @@ pub const fn listed(passed: bool) -> Outcome {
 /// a failure; a listed known failure is `known-fail` however it fails and `fixed` when it passes;
 /// otherwise the answer decides.
 pub fn classify(expected: &Verdict, answer: &Answer, level: Level, known_failure: bool) -> Outcome {
-    if let Answer::Unsupported = answer {
-        return Outcome::Unsupported;
+    match answer {
+        Answer::Unsupported => return Outcome::Unsupported,
+        Answer::NotObservable(_) => return Outcome::NotObservable,
+        Answer::Verdict(_) | Answer::Mcp(_) | Answer::Failed(_) => {}
     }
-    let passed = matches!(answer, Answer::Verdict(received) if matches(expected, received, level));
+    let passed = answer_matches(expected, answer, level);
     if known_failure {
         return listed(passed);
     }
     match answer {
-        Answer::Verdict(_) if passed => Outcome::Pass,
-        Answer::Verdict(_) => Outcome::Fail,
+        Answer::Verdict(_) | Answer::Mcp(_) if passed => Outcome::Pass,
+        Answer::Verdict(_) | Answer::Mcp(_) => Outcome::Fail,
         Answer::Failed(failure) => failure.outcome(),
         Answer::Unsupported => Outcome::Unsupported,
+        Answer::NotObservable(_) => Outcome::NotObservable,
+    }
+}
+
+/// Whether an answer matches `expected` at `level`: a verdict as [`matches`] says, an MCP result
+/// as [`matches_mcp`] says; no other answer matches.
+pub fn answer_matches(expected: &Verdict, answer: &Answer, level: Level) -> bool {
+    match answer {
+        Answer::Verdict(received) => matches(expected, received, level),
+        Answer::Mcp(received) => matches_mcp(expected, received, level),
+        Answer::Failed(_) | Answer::Unsupported | Answer::NotObservable(_) => false,
     }
 }
 

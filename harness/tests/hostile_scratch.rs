@@ -473,7 +473,8 @@ fn a_scenario_whose_implementation_leaves_a_2_gib_file_fails_naming_it_and_its_s
         ScenarioAnswer::Ran { after, .. } => after.get("big.bin"),
         ScenarioAnswer::Stopped { .. }
         | ScenarioAnswer::Runner(_)
-        | ScenarioAnswer::Unsupported => None,
+        | ScenarioAnswer::Unsupported
+        | ScenarioAnswer::NotObservable(_) => None,
     };
     assert_eq!(brief(after), "too large, 2147483648 bytes");
     let said = plain(&explain(&scenario, &answer, ScenarioLevel::Exact));

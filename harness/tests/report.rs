@@ -74,6 +74,7 @@ fn fixed_run() -> RunResult {
         stderr_tail: "peer: last words\n".to_owned(),
         scenarios: Vec::new(),
         scenario_elapsed: Duration::ZERO,
+        over_mcp: false,
     }
 }
 

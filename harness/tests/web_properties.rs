@@ -160,7 +160,10 @@ fn any_generated_route_gets_a_result_or_a_raised_text_in_time_and_no_panic() {
         match answer.reply {
             WebReceived::Result(_) => outcomes[0] += 1,
             WebReceived::Throws(_) => outcomes[1] += 1,
-            WebReceived::Failed(_) | WebReceived::Fault(_) | WebReceived::Unsupported => {
+            WebReceived::Failed(_)
+            | WebReceived::Fault(_)
+            | WebReceived::Unsupported
+            | WebReceived::NotObservable(_) => {
                 broken.push(format!(
                     "seed {seed}: no result and no raise: {:?}",
                     answer.reply

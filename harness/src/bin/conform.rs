@@ -230,13 +230,18 @@ struct RunArgs {
     vectors: VectorArgs,
     #[command(flatten)]
     select: SelectArgs,
-    /// How much must match: verdict, first, issues or exact.
-    #[arg(long, default_value = "exact", value_name = "LEVEL")]
-    level: Level,
+    /// How much must match: verdict, first, issues or exact [default: exact]; with --mcp,
+    /// verdict or text [default: text].
+    #[arg(long, value_name = "LEVEL")]
+    level: Option<Level>,
     /// Run against this implementation: a command speaking the JSON Lines peer protocol
     /// (split into words like a shell would, run without a shell), e.g. "python3 my_peer.py".
     #[arg(long, value_name = "CMD")]
     peer: Option<String>,
+    /// Run against an MCP server over stdio, started by this command; `{root}` in it is a
+    /// scratch directory (a scenario's own), e.g. "conform mcp --root {root}".
+    #[arg(long, value_name = "CMD", conflicts_with = "peer")]
+    mcp: Option<String>,
     /// Vectors and scenarios known to fail, {"known_failures": [{"vector": "<tool>:<id>",
     /// "reason": "..."}]}; a listed one that passes is `fixed` and fails the run.
     #[arg(long, value_name = "FILE")]

@@ -47,7 +47,7 @@ pub fn difference<'a>(
     level: Level,
 ) -> Option<Difference<'a>> {
     let same = |a: &Issue, b: &Issue| match level {
-        Level::Exact => a == b,
+        Level::Exact | Level::Text => a == b,
         Level::Verdict | Level::First | Level::Issues => a.code == b.code && a.path == b.path,
     };
     let mut taken = vec![false; received.len()];

@@ -198,7 +198,9 @@ fn member_kind(member: Member) -> Kind {
 fn silent(answer: &Answer, failed: fn(Failure) -> Kind, unsupported: Kind) -> Kind {
     match answer {
         Answer::Failed(failure) => failed(failure.without_text()),
-        Answer::Verdict(_) | Answer::Unsupported => unsupported,
+        Answer::Verdict(_) | Answer::Mcp(_) | Answer::Unsupported | Answer::NotObservable(_) => {
+            unsupported
+        }
     }
 }
 

@@ -278,6 +278,8 @@ fn failure(answer: &Answer) -> String {
         Answer::Failed(Failure::Crash(text)) => format!("crashed: {text}"),
         Answer::Failed(Failure::ProtocolError(text)) => format!("broke the protocol: {text}"),
         Answer::Unsupported => "does not implement the tool".to_owned(),
+        Answer::Mcp(_) => "answered an MCP result".to_owned(),
+        Answer::NotObservable(why) => format!("cannot be observed: {why}"),
     }
 }
 
@@ -291,6 +293,8 @@ fn answer(answer: &Answer) -> Json {
         Answer::Failed(Failure::Crash(text)) => o.insert("crash", Json::str(text)),
         Answer::Failed(Failure::ProtocolError(text)) => o.insert("protocol_error", Json::str(text)),
         Answer::Unsupported => o.insert("unsupported", Json::Bool(true)),
+        Answer::Mcp(result) => return result.to_json(),
+        Answer::NotObservable(why) => o.insert("not_observable", Json::str(why)),
     }
     Json::Object(o)
 }

@@ -45,6 +45,7 @@ pub fn run_peer(
         stderr_tail,
         scenarios: Vec::new(),
         scenario_elapsed: Duration::ZERO,
+        over_mcp: false,
     };
     let first = match PeerSession::start(&peers) {
         Ok(session) => session,
@@ -132,7 +133,10 @@ impl Work<'_> {
         // After an interrupt, a check whose peer was killed did not fail: it was not run.
         let killed = match &answer {
             Answer::Failed(failure) => failure.breaks_process(),
-            Answer::Verdict(_) | Answer::Unsupported => false,
+            Answer::Verdict(_)
+            | Answer::Mcp(_)
+            | Answer::Unsupported
+            | Answer::NotObservable(_) => false,
         };
         if killed && crate::progress::stopping() {
             return;

@@ -18,7 +18,7 @@ pub fn conformance(run: &RunResult, tested: &Tested, stopped: Option<Stopped>) -
     let i = &run.implementation;
     let tallies = run.tallies();
     let scenarios = crate::report::scenarios::section(run);
-    let unsupported = tallies.all.get(Outcome::Unsupported);
+    let apart = tallies.all.get(Outcome::Unsupported) + tallies.all.get(Outcome::NotObservable);
     Conformance {
         format: FORMAT,
         tested: tested.clone(),
@@ -31,7 +31,7 @@ pub fn conformance(run: &RunResult, tested: &Tested, stopped: Option<Stopped>) -
         },
         vectors: Compared {
             count: run.records.len(),
-            asked: run.records.len() - unsupported,
+            asked: run.records.len() - apart,
             tools: tallies.by_tool.keys().copied().map(ToolId).collect(),
         },
         level: run.level,
@@ -46,6 +46,7 @@ pub fn conformance(run: &RunResult, tested: &Tested, stopped: Option<Stopped>) -
         scenarios,
         stopped,
         stderr_tail: run.stderr_tail.clone(),
+        mcp: None,
     }
 }
 

@@ -52,6 +52,49 @@ pub struct Conformance {
     pub stopped: Option<Stopped>,
     /// The last bytes the peer wrote to stderr.
     pub stderr_tail: String,
+    /// A run over MCP (`conform run --mcp`): how each selected tool's `inputSchema` in
+    /// `tools/list` compares with the published schema.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mcp: Option<McpSection>,
+}
+
+/// What a run over MCP adds: each selected tool's schema, compared.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct McpSection {
+    /// By tool, in tool order.
+    pub schemas: BTreeMap<ToolId, SchemaReport>,
+}
+
+impl McpSection {
+    /// How many tools' schemas differ from the published ones (each fails the run).
+    pub fn differing(&self) -> usize {
+        self.schemas
+            .values()
+            .filter(|s| s.outcome == SchemaReport::DIFFERS)
+            .count()
+    }
+}
+
+/// One tool's schema in `tools/list`, compared with the published one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SchemaReport {
+    /// `equal`, `differs` or `not-served`.
+    pub outcome: String,
+    /// Where it differs (JSON pointers, `""` the whole schema), the first 20.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
+    /// How many more paths differ.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub more: usize,
+}
+
+impl SchemaReport {
+    /// The outcome of a schema that differs.
+    pub const DIFFERS: &str = "differs";
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Conformance {
@@ -234,6 +277,8 @@ pub enum Received {
     ProtocolError(String),
     /// The tool is not implemented (always `true`).
     Unsupported(bool),
+    /// Why the vector cannot be observed over the transport (over MCP).
+    NotObservable(String),
     /// A verdict, as the expected one is written.
     #[serde(untagged)]
     Verdict(Embedded),
@@ -335,6 +380,11 @@ pub enum Observed {
     Unsupported {
         /// Always `true`.
         unsupported: bool,
+    },
+    /// The scenario cannot be observed over the transport (over MCP).
+    NotObservable {
+        /// Why.
+        not_observable: String,
     },
     /// A web call, whole: `family` and `result` or `throws` (or why there was neither),
     /// `asks` and `requests`.

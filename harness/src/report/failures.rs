@@ -131,7 +131,7 @@ pub fn cut(text: &str, max: usize) -> String {
 
 fn listed(outcome: Outcome) -> bool {
     match outcome {
-        Outcome::Pass | Outcome::Unsupported => false,
+        Outcome::Pass | Outcome::Unsupported | Outcome::NotObservable => false,
         Outcome::Fail
         | Outcome::Error
         | Outcome::Timeout
@@ -165,7 +165,8 @@ fn vector_story(result: &VectorResult, detail: &VectorDetail) -> String {
         | Received::Timeout(_)
         | Received::Crash(_)
         | Received::ProtocolError(_)
-        | Received::Unsupported(_) => {}
+        | Received::Unsupported(_)
+        | Received::NotObservable(_) => {}
     }
     out
 }

@@ -125,7 +125,7 @@ impl Kind {
             Outcome::Error | Outcome::Timeout | Outcome::Crash | Outcome::ProtocolError => {
                 Kind::Error
             }
-            Outcome::Unsupported | Outcome::KnownFail => Kind::Skipped,
+            Outcome::Unsupported | Outcome::NotObservable | Outcome::KnownFail => Kind::Skipped,
         }
     }
 }

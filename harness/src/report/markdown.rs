@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::outcome::{Outcome, Tally};
-use crate::report::conformance::{Conformance, ScenarioSection};
+use crate::report::conformance::{Conformance, McpSection, ScenarioSection};
 use crate::report::failures::{Failure, failures, shown};
 
 /// The default size limit of `conformance.md`, in characters: GitHub takes 65,536 in a
@@ -126,9 +126,20 @@ fn summary(report: &Conformance) -> String {
         "- Vectors: {} compared at level `{}`{}",
         v.asked,
         report.level,
-        not_asked(v.count - v.asked)
+        not_asked(&report.totals.outcomes)
     );
     let _ = writeln!(out, "- Result: {}", verdict(report));
+    if let Some(mcp) = &report.mcp {
+        let schemas: Vec<String> = mcp
+            .schemas
+            .iter()
+            .map(|(tool, s)| match s.paths.is_empty() {
+                true => format!("`{}` {}", tool.0, s.outcome),
+                false => format!("`{}` {} at `{}`", tool.0, s.outcome, s.paths.join("`, `")),
+            })
+            .collect();
+        let _ = writeln!(out, "- Schemas in tools/list: {}", schemas.join("; "));
+    }
     let levels: Vec<String> = report
         .levels
         .iter()
@@ -155,10 +166,12 @@ fn verdict(report: &Conformance) -> String {
         .scenarios
         .as_ref()
         .map_or(0, |s| s.totals.outcomes.failing());
-    let judged = match (failed, failed_scenarios) {
-        (0, 0) => "PASS".to_owned(),
-        (_, 0) => format!("FAIL ({failed} vectors failed)"),
-        (_, n) => format!("FAIL ({failed} vectors and {n} scenarios failed)"),
+    let schemas = report.mcp.as_ref().map_or(0, McpSection::differing);
+    let judged = match (failed, failed_scenarios, schemas) {
+        (0, 0, 0) => "PASS".to_owned(),
+        (_, 0, 0) => format!("FAIL ({failed} vectors failed)"),
+        (_, n, 0) => format!("FAIL ({failed} vectors and {n} scenarios failed)"),
+        (_, n, s) => format!("FAIL ({failed} vectors, {n} scenarios and {s} tool schemas failed)"),
     };
     match &report.stopped {
         None => judged,
@@ -181,7 +194,7 @@ fn scenario_summary(section: &ScenarioSection) -> String {
         out,
         "- Scenarios: {asked} compared at level `{}`{}",
         section.level,
-        not_asked(section.compared.count - asked)
+        not_asked(&section.totals.outcomes)
     );
     let verdict = match section.totals.outcomes.failing() {
         0 => "PASS".to_owned(),
@@ -254,27 +267,41 @@ fn claims(tools: &[String]) -> String {
     }
 }
 
-fn not_asked(count: usize) -> String {
-    match count {
+fn not_asked(totals: &Tally) -> String {
+    let unsupported = match totals.get(Outcome::Unsupported) {
         0 => String::new(),
         n => format!(" ({n} more of tools it does not claim, counted apart as unsupported)"),
-    }
+    };
+    let not_observable = match totals.get(Outcome::NotObservable) {
+        0 => String::new(),
+        n => format!(" ({n} more not observable over MCP, counted apart as not-observable)"),
+    };
+    format!("{unsupported}{not_observable}")
 }
 
 /// The Markdown table of outcomes: a row per tool (name, counts), then the total row.
+/// Every outcome has its column, but `not-observable`, which only runs over MCP have.
 fn outcome_table<'a>(counted: &str, rows: impl Iterator<Item = (String, &'a Tally)>) -> String {
+    let rows: Vec<(String, &Tally)> = rows.collect();
+    let shown: Vec<Outcome> = Outcome::ALL
+        .into_iter()
+        .filter(|o| {
+            *o != Outcome::NotObservable
+                || rows.iter().any(|(_, t)| t.get(Outcome::NotObservable) > 0)
+        })
+        .collect();
     let mut out = format!("| tool | {counted} |");
-    for outcome in Outcome::ALL {
+    for outcome in &shown {
         let _ = write!(out, " {} |", outcome.as_str());
     }
     let _ = write!(out, "\n| --- | ---: |");
-    for _ in Outcome::ALL {
+    for _ in &shown {
         out.push_str(" ---: |");
     }
     out.push('\n');
     for (name, tally) in rows {
         let _ = write!(out, "| {name} | {} |", tally.total());
-        for outcome in Outcome::ALL {
+        for &outcome in &shown {
             let _ = write!(out, " {} |", tally.get(outcome));
         }
         out.push('\n');

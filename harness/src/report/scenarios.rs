@@ -27,7 +27,9 @@ pub fn section(run: &RunResult) -> Option<ScenarioSection> {
     Some(ScenarioSection {
         compared: Compared {
             count: run.scenarios.len(),
-            asked: run.scenarios.len() - tallies.all.get(Outcome::Unsupported),
+            asked: run.scenarios.len()
+                - tallies.all.get(Outcome::Unsupported)
+                - tallies.all.get(Outcome::NotObservable),
             tools: tallies.by_tool.keys().copied().map(ToolId).collect(),
         },
         level,
@@ -78,6 +80,7 @@ fn detail(
             Observed::After { .. }
             | Observed::Runner { .. }
             | Observed::Unsupported { .. }
+            | Observed::NotObservable { .. }
             | Observed::Web { .. },
         )
         | None => None,
@@ -182,6 +185,12 @@ fn sides(
             },
         ),
         ScenarioAnswer::Unsupported => (None, Observed::Unsupported { unsupported: true }),
+        ScenarioAnswer::NotObservable(why) => (
+            None,
+            Observed::NotObservable {
+                not_observable: why.clone(),
+            },
+        ),
     }
 }
 
@@ -206,7 +215,8 @@ fn directory(scenario: &Scenario, answer: &ScenarioAnswer) -> Option<Vec<Directo
         ),
         ScenarioAnswer::Stopped { .. }
         | ScenarioAnswer::Runner(_)
-        | ScenarioAnswer::Unsupported => None,
+        | ScenarioAnswer::Unsupported
+        | ScenarioAnswer::NotObservable(_) => None,
     }
 }
 
@@ -227,6 +237,7 @@ fn unless_fixed(record: &ScenarioRecord, fixed: String, told: impl FnOnce() -> S
         | Outcome::Crash
         | Outcome::ProtocolError
         | Outcome::Unsupported
+        | Outcome::NotObservable
         | Outcome::KnownFail => told(),
     }
 }

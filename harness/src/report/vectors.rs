@@ -1,6 +1,6 @@
 //! The vectors' results in `conformance.json`: what happened, expected and received.
 
-use crate::compare::{describe, strongest_match};
+use crate::compare::{Level, describe, describe_mcp, matches_mcp, strongest_match};
 use crate::json::ser::Embedded;
 use crate::outcome::{Answer, Failure, Outcome};
 use crate::preview::{QUOTED_CHARS, cut, quoted};
@@ -13,7 +13,9 @@ pub(crate) fn what_happened(record: &Record) -> String {
         (Outcome::Pass, _) => "passed".to_owned(),
         (Outcome::Fixed, _) => FIXED.to_owned(),
         (Outcome::Unsupported, _) => "the implementation does not implement this tool".to_owned(),
+        (_, Answer::NotObservable(why)) => format!("not observable over MCP: {why}"),
         (_, Answer::Verdict(received)) => describe(&record.vector.expected, received),
+        (_, Answer::Mcp(received)) => describe_mcp(&record.vector.expected, received),
         (_, Answer::Failed(Failure::Error(text))) => {
             format!("the implementation answered error: {}", quoted(text))
         }
@@ -45,7 +47,11 @@ fn result(record: &Record) -> VectorResult {
         received: received(&record.answer),
         passes_at: match &record.answer {
             Answer::Verdict(received) => strongest_match(&record.vector.expected, received),
-            Answer::Failed(_) | Answer::Unsupported => None,
+            Answer::Mcp(received) => Level::MCP
+                .into_iter()
+                .rev()
+                .find(|&l| matches_mcp(&record.vector.expected, received, l)),
+            Answer::Failed(_) | Answer::Unsupported | Answer::NotObservable(_) => None,
         },
     });
     VectorResult {
@@ -65,6 +71,8 @@ fn received(answer: &Answer) -> Received {
         Answer::Failed(Failure::Crash(text)) => Received::Crash(text.clone()),
         Answer::Failed(Failure::ProtocolError(text)) => Received::ProtocolError(text.clone()),
         Answer::Unsupported => Received::Unsupported(true),
+        Answer::Mcp(result) => Received::Verdict(Embedded(result.to_json())),
+        Answer::NotObservable(why) => Received::NotObservable(why.clone()),
     }
 }
 

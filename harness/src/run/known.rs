@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::compare::describe;
+use crate::compare::{describe, describe_mcp};
 use crate::load::error::{NotRegular, TextProblem};
 use crate::load::files::{not_regular, text};
 use crate::outcome::{Answer, Failure, Outcome};
@@ -186,6 +186,8 @@ impl KnownFailures {
                         text.clone()
                     }
                     Answer::Unsupported => "the tool is not implemented".to_owned(),
+                    Answer::Mcp(received) => describe_mcp(&r.vector.expected, received),
+                    Answer::NotObservable(why) => why.clone(),
                 };
                 (r.vector.name(), reason)
             });

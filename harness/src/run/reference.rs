@@ -46,5 +46,6 @@ pub(crate) fn run_reference(
         stderr_tail: String::new(),
         scenarios: Vec::new(),
         scenario_elapsed: Duration::ZERO,
+        over_mcp: false,
     }
 }

@@ -4,9 +4,9 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use crate::compare::{Level, matches};
+use crate::compare::Level;
 use crate::load::vector::Vector;
-use crate::outcome::{Answer, Outcome, Tallies, classify};
+use crate::outcome::{Answer, Outcome, Tallies, answer_matches, classify};
 use crate::protocol::hello::Implementation;
 use crate::run::records::ScenarioRecord;
 use crate::scenario::compare::ScenarioLevel;
@@ -49,7 +49,7 @@ impl Record {
 
     /// Whether the answer matches at `level` (whatever the run's level).
     pub(crate) fn passes_at(&self, level: Level) -> bool {
-        matches!(&self.answer, Answer::Verdict(v) if matches(&self.vector.expected, v, level))
+        answer_matches(&self.vector.expected, &self.answer, level)
     }
 }
 
@@ -70,6 +70,8 @@ pub struct RunResult {
     pub scenarios: Vec<ScenarioRecord>,
     /// Wall-clock time of the scenarios.
     pub scenario_elapsed: Duration,
+    /// Whether the run was over MCP (`conform run --mcp`): its levels are `verdict` and `text`.
+    pub over_mcp: bool,
 }
 
 impl RunResult {
@@ -96,7 +98,7 @@ impl RunResult {
     pub fn scenario_checks(&self) -> usize {
         self.scenarios
             .iter()
-            .filter(|r| r.outcome != Outcome::Unsupported)
+            .filter(|r| !r.outcome.counted_apart())
             .count()
     }
 
@@ -107,7 +109,11 @@ impl RunResult {
 
     /// How many answers match at each level.
     pub(crate) fn level_passes(&self) -> Vec<(Level, usize)> {
-        Level::ALL
+        let ladder: &[Level] = match self.over_mcp {
+            true => &Level::MCP,
+            false => &Level::ALL,
+        };
+        ladder
             .iter()
             .map(|&l| (l, self.records.iter().filter(|r| r.passes_at(l)).count()))
             .collect()
@@ -122,7 +128,7 @@ impl RunResult {
     pub fn checks(&self) -> usize {
         self.records
             .iter()
-            .filter(|r| r.outcome != Outcome::Unsupported)
+            .filter(|r| !r.outcome.counted_apart())
             .count()
     }
 }

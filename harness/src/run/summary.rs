@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::outcome::{Outcome, Tallies};
+use crate::outcome::{Outcome, Tallies, Tally};
 use crate::run::result::RunResult;
 use crate::scenario::compare::ScenarioLevel;
 
@@ -34,7 +34,7 @@ fn vector_summary(run: &RunResult) -> String {
         "passing by level: {} (the run is judged at {}){}",
         levels.join(", "),
         run.level,
-        not_asked(run.records.len() - asked, "vectors")
+        not_asked(&run.tallies().all, "vectors")
     );
     let _ = writeln!(
         out,
@@ -94,7 +94,7 @@ fn scenario_summary(run: &RunResult) -> String {
         "scenarios passing by level: {} (judged at {}){}",
         levels.join(", "),
         ScenarioLevel::of(run.level),
-        not_asked(run.scenarios.len() - played, "scenarios")
+        not_asked(&run.scenario_tallies().all, "scenarios")
     );
     let _ = writeln!(
         out,
@@ -107,11 +107,18 @@ fn scenario_summary(run: &RunResult) -> String {
 
 /// `; N <kind> of tools the implementation does not claim are counted apart (unsupported)`, or
 /// nothing when it claims every selected tool.
-fn not_asked(count: usize, kind: &str) -> String {
-    match count {
+fn not_asked(tally: &Tally, kind: &str) -> String {
+    let unsupported = match tally.get(Outcome::Unsupported) {
         0 => String::new(),
         n => format!(
             "; {n} {kind} of tools the implementation does not claim are counted apart (unsupported)"
         ),
-    }
+    };
+    let not_observable = match tally.get(Outcome::NotObservable) {
+        0 => String::new(),
+        n => format!(
+            "; {n} {kind} cannot be observed over MCP and are counted apart (not-observable)"
+        ),
+    };
+    format!("{unsupported}{not_observable}")
 }

@@ -35,7 +35,7 @@ impl ScenarioLevel {
     /// The scenario level of a run judged at `level`: `exact` stays, every weaker one is `effect`.
     pub fn of(level: Level) -> ScenarioLevel {
         match level {
-            Level::Exact => ScenarioLevel::Exact,
+            Level::Exact | Level::Text => ScenarioLevel::Exact,
             Level::Verdict | Level::First | Level::Issues => ScenarioLevel::Effect,
         }
     }
@@ -114,7 +114,8 @@ pub fn passes(scenario: &Scenario, answer: &ScenarioAnswer, level: ScenarioLevel
         }
         ScenarioAnswer::Stopped { .. }
         | ScenarioAnswer::Runner(_)
-        | ScenarioAnswer::Unsupported => false,
+        | ScenarioAnswer::Unsupported
+        | ScenarioAnswer::NotObservable(_) => false,
     }
 }
 
@@ -125,8 +126,11 @@ pub fn classify(
     level: ScenarioLevel,
     known_failure: bool,
 ) -> Outcome {
-    if let ScenarioAnswer::Unsupported = answer {
-        return Outcome::Unsupported;
+    match answer {
+        ScenarioAnswer::Unsupported => return Outcome::Unsupported,
+        ScenarioAnswer::NotObservable(_) => return Outcome::NotObservable,
+        ScenarioAnswer::Ran { .. } | ScenarioAnswer::Stopped { .. } | ScenarioAnswer::Runner(_) => {
+        }
     }
     let passed = passes(scenario, answer, level);
     if known_failure {
@@ -137,6 +141,7 @@ pub fn classify(
         ScenarioAnswer::Ran { .. } | ScenarioAnswer::Runner(_) => Outcome::Fail,
         ScenarioAnswer::Stopped { fault, .. } => fault.outcome(),
         ScenarioAnswer::Unsupported => Outcome::Unsupported,
+        ScenarioAnswer::NotObservable(_) => Outcome::NotObservable,
     }
 }
 
@@ -162,6 +167,7 @@ pub fn short(reply: &Reply) -> String {
 pub fn describe(scenario: &Scenario, answer: &ScenarioAnswer, level: ScenarioLevel) -> String {
     match answer {
         ScenarioAnswer::Unsupported => "the implementation does not execute this tool".to_owned(),
+        ScenarioAnswer::NotObservable(why) => format!("not observable over MCP: {why}"),
         ScenarioAnswer::Runner(text) => {
             format!("the runner could not carry the scenario out: {text}")
         }
@@ -220,7 +226,9 @@ pub fn explain(scenario: &Scenario, answer: &ScenarioAnswer, level: ScenarioLeve
         describe(scenario, answer, level)
     );
     match answer {
-        ScenarioAnswer::Unsupported | ScenarioAnswer::Runner(_) => {}
+        ScenarioAnswer::Unsupported
+        | ScenarioAnswer::NotObservable(_)
+        | ScenarioAnswer::Runner(_) => {}
         ScenarioAnswer::Stopped { step, .. } => show_step(&mut out, scenario, *step, None),
         ScenarioAnswer::Ran { replies, after } => {
             let steps = differing_steps(scenario, replies, level);

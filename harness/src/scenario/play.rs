@@ -36,10 +36,18 @@ pub enum ScenarioAnswer {
     Runner(String),
     /// The implementation does not execute the tool.
     Unsupported,
+    /// The scenario cannot be observed over the transport (over MCP: an `anchors` step): why.
+    NotObservable(String),
 }
 
 /// Something that runs the steps of one scenario, which is one editing session.
 pub trait Executor {
+    /// The scenario's directory (`root`) is ready, its files written: an executor that must be
+    /// told where it works (an MCP server started with `--root`) starts here; a failure stops
+    /// the scenario before its first step.
+    fn begin(&mut self, _root: &str) -> Result<(), Failure> {
+        Ok(())
+    }
     /// One call of `tool` with `input` (`{root}` already substituted).
     fn exec(&mut self, tool: Tool, input: &Json) -> Result<Reply, Failure>;
     /// The anchored view of the file at the absolute `path`.
@@ -60,6 +68,14 @@ pub fn play(scenario: &Scenario, parent: &Path, executor: &mut dyn Executor) -> 
         if let Err(e) = write_entry(scratch.path(), key, Some(entry), false) {
             return ScenarioAnswer::Runner(format!("cannot write files[{key:?}]: {e}"));
         }
+    }
+    if let Err(fault) = executor.begin(root) {
+        executor.end();
+        return ScenarioAnswer::Stopped {
+            replies: Vec::new(),
+            step: 0,
+            fault: unsubstitute_fault(fault, root),
+        };
     }
     let mut replies = Vec::with_capacity(scenario.steps.len());
     for (index, step) in scenario.steps.iter().enumerate() {

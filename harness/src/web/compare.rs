@@ -22,6 +22,9 @@ pub fn differences(
         (_, WebReceived::Unsupported) => {
             found.push("the implementation does not execute this tool".to_owned());
         }
+        (_, WebReceived::NotObservable(why)) => {
+            found.push(format!("not observable over MCP: {why}"));
+        }
         (_, WebReceived::Failed(why)) => {
             found.push(format!(
                 "the runner could not carry the scenario out: {why}"
@@ -77,8 +80,13 @@ pub fn classify(
     level: ScenarioLevel,
     known_failure: bool,
 ) -> Outcome {
-    if let WebReceived::Unsupported = answer.reply {
-        return Outcome::Unsupported;
+    match answer.reply {
+        WebReceived::Unsupported => return Outcome::Unsupported,
+        WebReceived::NotObservable(_) => return Outcome::NotObservable,
+        WebReceived::Result(_)
+        | WebReceived::Throws(_)
+        | WebReceived::Failed(_)
+        | WebReceived::Fault(_) => {}
     }
     let passed = passes(scenario, answer, level);
     if known_failure {
@@ -89,6 +97,7 @@ pub fn classify(
         WebReceived::Result(_) | WebReceived::Throws(_) if passed => Outcome::Pass,
         WebReceived::Result(_) | WebReceived::Throws(_) | WebReceived::Failed(_) => Outcome::Fail,
         WebReceived::Unsupported => Outcome::Unsupported,
+        WebReceived::NotObservable(_) => Outcome::NotObservable,
     }
 }
 
@@ -222,6 +231,7 @@ fn received_json(scenario: &WebScenario, answer: &WebAnswer) -> Json {
         WebReceived::Failed(why) => object.insert("failed", Json::str(why)),
         WebReceived::Fault(fault) => object.insert("fault", Json::str(&fault_text(fault))),
         WebReceived::Unsupported => object.insert("unsupported", Json::Bool(true)),
+        WebReceived::NotObservable(why) => object.insert("not_observable", Json::str(why)),
     }
     object.insert("asks", Json::Array(answer.asks.clone()));
     let requests = answer

@@ -37,6 +37,9 @@ pub enum WebReceived {
     Fault(Failure),
     /// The implementation does not execute the tool.
     Unsupported,
+    /// The call cannot be observed over the transport (over MCP: no place for the host
+    /// configuration): why.
+    NotObservable(String),
 }
 
 /// Something that makes a web call with a host configuration: the reference, or a peer.
@@ -114,9 +117,10 @@ pub fn play(scenario: &WebScenario, executor: &mut dyn WebExecutor) -> WebAnswer
                 WebReceived::Result(replace_json(&value, &origin, SERVER))
             }
             WebReceived::Throws(text) => WebReceived::Throws(unsubstitute(&text, &origin)),
-            other @ (WebReceived::Failed(_) | WebReceived::Fault(_) | WebReceived::Unsupported) => {
-                other
-            }
+            other @ (WebReceived::Failed(_)
+            | WebReceived::Fault(_)
+            | WebReceived::Unsupported
+            | WebReceived::NotObservable(_)) => other,
         },
         asks: asks
             .iter()

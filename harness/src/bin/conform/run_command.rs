@@ -1,25 +1,34 @@
 //! `conform run`: select, run the vectors and scenarios, print the failures and the summary,
 //! write the reports.
 
+use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
+use vvoc_harness::Level;
 use vvoc_harness::load::error::NotRegular;
 use vvoc_harness::load::files::not_regular;
 use vvoc_harness::load::suite::Suite;
+use vvoc_harness::load::vector::Vector;
+use vvoc_harness::mcp_client::run::{McpPlan, run_mcp};
+use vvoc_harness::mcp_client::schemas::section;
+use vvoc_harness::mcp_client::servers::McpOptions;
 use vvoc_harness::outcome::Outcome;
 use vvoc_harness::peer::options::PeerOptions;
 use vvoc_harness::peer::process::PeerCommand;
 use vvoc_harness::peer::vectors::PeerRunError;
 use vvoc_harness::report::build::{conformance, tested};
-use vvoc_harness::report::conformance::{Conformance, Stopped, Tested};
+use vvoc_harness::report::conformance::{Conformance, McpSection, Stopped, Tested};
 use vvoc_harness::report::console::failures_text;
 use vvoc_harness::run::all::{Plan, claimed_by_peer, run_all};
 use vvoc_harness::run::known::KnownFailures;
 use vvoc_harness::run::result::RunResult;
+use vvoc_harness::run::selection::Selection;
 use vvoc_harness::run::summary::summary;
+use vvoc_harness::scenario::model::Scenario;
 use vvoc_harness::scenario::scratch::{Scratch, default_parent};
+use vvoc_harness::web::model::WebScenario;
 
 use super::{FAILED, INTERRUPTED, OK, RunArgs, UNUSABLE, load_all, write_out};
 
@@ -37,6 +46,81 @@ pub(crate) fn run(args: RunArgs) -> Result<u8> {
         Some(file) => KnownFailures::read(file, &suite.names)?,
         None => KnownFailures::default(),
     };
+    let (vectors, scenarios, web) = select(&suite, &selection)?;
+    if vectors.is_empty() && scenarios.is_empty() && web.is_empty() {
+        match suite.scenarios.is_empty() && suite.web.is_empty() {
+            true => bail!("no vector matches the selection (--tool, --filter, --name)"),
+            false => {
+                bail!("no vector matches the selection (--tool, --filter, --name), and no scenario")
+            }
+        }
+    }
+    if args.scratch.is_none() && (!scenarios.is_empty() || args.mcp.is_some()) {
+        check_scratch(&default_parent(), "the default scratch folder (--scratch)")?;
+    }
+    let level = level_of(&args)?;
+    let selected = (vectors.len(), scenarios.len() + web.len());
+    if let Some(command) = &args.mcp {
+        let plan = McpPlan {
+            vectors,
+            scenarios,
+            web,
+            level,
+            known: known.names(),
+            options: mcp_options(&args, command),
+        };
+        return run_over_mcp(&args, &suite, plan, selected);
+    }
+    let peer = peer_options(&args)?;
+    if let Some(options) = &peer {
+        claimed_by_peer(&selection.tools, options).map_err(anyhow::Error::msg)?;
+    }
+    let plan = Plan {
+        vectors,
+        scenarios,
+        web,
+        level,
+        known: known.names(),
+        jobs: args.jobs.max(1),
+        scratch: args.scratch.clone().unwrap_or_else(default_parent),
+        peer,
+    };
+    let tested = tested(&suite, args.peer.as_deref());
+    let outcome = run_all(plan);
+    if vvoc_harness::progress::stopping() {
+        let partial = match &outcome {
+            Ok(result) => Some(result),
+            Err(PeerRunError::Unusable { partial, .. }) => Some(partial.as_ref()),
+            Err(PeerRunError::RunnerProtocol(_)) => None,
+        };
+        if let Some(partial) = partial {
+            return interrupted(&args, &tested, partial, selected, None);
+        }
+    }
+    match outcome {
+        Ok(result) => finish(&args, &suite, &tested, &result, None),
+        Err(PeerRunError::Unusable { reason, partial }) => unusable(
+            &args,
+            &tested,
+            &partial,
+            selected,
+            &reason.to_string(),
+            None,
+        ),
+        Err(PeerRunError::RunnerProtocol(violations)) => bail!(
+            "this runner broke the protocol (a bug, please report it):\n{}",
+            violations.join("\n")
+        ),
+    }
+}
+
+/// The vectors, editor scenarios and web scenarios `selection` takes from `suite`; an error for
+/// a `--name` that names nothing.
+#[allow(clippy::type_complexity)]
+fn select(
+    suite: &Suite,
+    selection: &Selection,
+) -> Result<(Vec<Vector>, Vec<Scenario>, Vec<WebScenario>)> {
     let vectors: Vec<_> = suite
         .vectors
         .iter()
@@ -68,54 +152,7 @@ pub(crate) fn run(args: RunArgs) -> Result<u8> {
             unknown.join(", --name ")
         );
     }
-    if vectors.is_empty() && scenarios.is_empty() && web.is_empty() {
-        match suite.scenarios.is_empty() && suite.web.is_empty() {
-            true => bail!("no vector matches the selection (--tool, --filter, --name)"),
-            false => {
-                bail!("no vector matches the selection (--tool, --filter, --name), and no scenario")
-            }
-        }
-    }
-    if args.scratch.is_none() && !scenarios.is_empty() {
-        check_scratch(&default_parent(), "the default scratch folder (--scratch)")?;
-    }
-    let peer = peer_options(&args)?;
-    if let Some(options) = &peer {
-        claimed_by_peer(&selection.tools, options).map_err(anyhow::Error::msg)?;
-    }
-    let selected = (vectors.len(), scenarios.len() + web.len());
-    let plan = Plan {
-        vectors,
-        scenarios,
-        web,
-        level: args.level,
-        known: known.names(),
-        jobs: args.jobs.max(1),
-        scratch: args.scratch.clone().unwrap_or_else(default_parent),
-        peer,
-    };
-    let tested = tested(&suite, args.peer.as_deref());
-    let outcome = run_all(plan);
-    if vvoc_harness::progress::stopping() {
-        let partial = match &outcome {
-            Ok(result) => Some(result),
-            Err(PeerRunError::Unusable { partial, .. }) => Some(partial.as_ref()),
-            Err(PeerRunError::RunnerProtocol(_)) => None,
-        };
-        if let Some(partial) = partial {
-            return interrupted(&args, &tested, partial, selected);
-        }
-    }
-    match outcome {
-        Ok(result) => finish(&args, &suite, &tested, &result),
-        Err(PeerRunError::Unusable { reason, partial }) => {
-            unusable(&args, &tested, &partial, selected, &reason.to_string())
-        }
-        Err(PeerRunError::RunnerProtocol(violations)) => bail!(
-            "this runner broke the protocol (a bug, please report it):\n{}",
-            violations.join("\n")
-        ),
-    }
+    Ok((vectors, scenarios, web))
 }
 
 /// A scratch folder that cannot hold scenario directories is a usage error found before anything
@@ -150,6 +187,84 @@ fn check_scratch(dir: &Path, what: &str) -> Result<()> {
     Ok(())
 }
 
+/// The options of `--mcp`.
+fn mcp_options(args: &RunArgs, command: &str) -> McpOptions {
+    McpOptions {
+        command: command.to_owned(),
+        timeout: Duration::from_millis(args.timeout_ms),
+        init_timeout: args.hello_timeout_ms.map(Duration::from_millis),
+        jobs: args.jobs.max(1),
+        max_restarts: args.max_restarts,
+        scratch: args.scratch.clone().unwrap_or_else(default_parent),
+    }
+}
+
+/// `conform run --mcp`: the run, then its end as a peer run's (finished, unusable, interrupted),
+/// with the schema comparison in the console and the reports.
+fn run_over_mcp(
+    args: &RunArgs,
+    suite: &Suite,
+    plan: McpPlan,
+    selected: (usize, usize),
+) -> Result<u8> {
+    let tested = tested(suite, Some(&plan.options.command));
+    let run = run_mcp(plan);
+    let mcp = Some(section(&run.schemas));
+    if vvoc_harness::progress::stopping() {
+        return interrupted(args, &tested, &run.result, selected, mcp);
+    }
+    match run.unusable {
+        None => finish(args, suite, &tested, &run.result, mcp),
+        Some(reason) => unusable(args, &tested, &run.result, selected, &reason.0, mcp),
+    }
+}
+
+/// The run's level: `--level`, by default `exact`, or over MCP `text`; over MCP only `verdict`
+/// and `text` can be observed, and `text` only there.
+fn level_of(args: &RunArgs) -> Result<Level> {
+    match (args.mcp.is_some(), args.level) {
+        (false, None) => Ok(Level::Exact),
+        (true, None) => Ok(Level::Text),
+        (false, Some(Level::Text)) => bail!(
+            "--level text compares the one-line text of an MCP refusal: use it with --mcp (the levels of a peer or the reference are verdict, first, issues and exact)"
+        ),
+        (true, Some(level @ (Level::First | Level::Issues | Level::Exact))) => bail!(
+            "--level {level}: an MCP result shows a refusal as one text, not its issues one by one; the levels over MCP are verdict and text"
+        ),
+        (false, Some(level)) | (true, Some(level @ (Level::Verdict | Level::Text))) => Ok(level),
+    }
+}
+
+/// Prints the schema comparison of a run over MCP, a line per tool.
+fn print_schemas(mcp: Option<&McpSection>) {
+    let Some(mcp) = mcp else {
+        return;
+    };
+    let mut out = String::from("tools/list inputSchema against the published schemas:\n");
+    for (tool, schema) in &mcp.schemas {
+        let more = match schema.more {
+            0 => String::new(),
+            n => format!(" (and {n} more)"),
+        };
+        let paths: Vec<&str> = schema
+            .paths
+            .iter()
+            .map(|p| if p.is_empty() { "(root)" } else { p.as_str() })
+            .collect();
+        let _ = match paths.is_empty() {
+            true => writeln!(out, "  {}: {}", tool.0, schema.outcome),
+            false => writeln!(
+                out,
+                "  {}: {} at {}{more}",
+                tool.0,
+                schema.outcome,
+                paths.join(", ")
+            ),
+        };
+    }
+    write_out(&out);
+}
+
 /// The options of `--peer`, or `None` in process.
 fn peer_options(args: &RunArgs) -> Result<Option<PeerOptions>> {
     let Some(command) = &args.peer else {
@@ -165,15 +280,24 @@ fn peer_options(args: &RunArgs) -> Result<Option<PeerOptions>> {
 }
 
 /// A run that finished: the failures and the summary, the reports, the known-failure file.
-fn finish(args: &RunArgs, suite: &Suite, tested: &Tested, result: &RunResult) -> Result<u8> {
-    let report = conformance(result, tested, None);
+fn finish(
+    args: &RunArgs,
+    suite: &Suite,
+    tested: &Tested,
+    result: &RunResult,
+    mcp: Option<McpSection>,
+) -> Result<u8> {
+    let mut report = conformance(result, tested, None);
+    report.mcp = mcp;
     write_out(&failures_text(
         &report,
         args.failures,
         args.report.as_deref(),
     ));
+    print_schemas(report.mcp.as_ref());
     write_out(&summary(result));
-    if result.checks() + result.scenario_checks() == 0 {
+    let schemas_differ = report.mcp.as_ref().is_some_and(|m| m.differing() > 0);
+    if result.checks() + result.scenario_checks() == 0 && report.mcp.is_none() {
         bail!(
             "the peer implements none of the selected tools (its hello lists: {}); select its tools with --tool",
             result.implementation.tools.join(", ")
@@ -192,7 +316,11 @@ fn finish(args: &RunArgs, suite: &Suite, tested: &Tested, result: &RunResult) ->
             file.display()
         );
     }
-    Ok(if result.failed() { FAILED } else { OK })
+    Ok(if result.failed() || schemas_differ {
+        FAILED
+    } else {
+        OK
+    })
 }
 
 /// A run whose peer became unusable: what ran, its reports marked as stopped and why, and the
@@ -203,15 +331,22 @@ fn unusable(
     partial: &RunResult,
     (vectors, scenarios): (usize, usize),
     reason: &str,
+    mcp: Option<McpSection>,
 ) -> Result<u8> {
+    let who = match mcp.is_some() {
+        true => "server",
+        false => "peer",
+    };
     let stopped = Stopped {
-        reason: format!("the peer is unusable: {reason}"),
+        reason: format!("the {who} is unusable: {reason}"),
         selected_vectors: vectors,
         vectors_not_run: vectors - partial.records.len(),
         selected_scenarios: scenarios,
         scenarios_not_run: scenarios - partial.scenarios.len(),
     };
-    let report = conformance(partial, tested, Some(stopped.clone()));
+    let mut report = conformance(partial, tested, Some(stopped.clone()));
+    report.mcp = mcp.filter(|m| !m.schemas.is_empty());
+    print_schemas(report.mcp.as_ref());
     if !partial.records.is_empty() || !partial.scenarios.is_empty() {
         write_out(&failures_text(
             &report,
@@ -248,6 +383,7 @@ fn interrupted(
     tested: &Tested,
     partial: &RunResult,
     (vectors, scenarios): (usize, usize),
+    mcp: Option<McpSection>,
 ) -> Result<u8> {
     let stopped = Stopped {
         reason: "interrupted (SIGINT or SIGTERM)".to_owned(),
@@ -256,7 +392,8 @@ fn interrupted(
         selected_scenarios: scenarios,
         scenarios_not_run: scenarios.saturating_sub(partial.scenarios.len()),
     };
-    let report = conformance(partial, tested, Some(stopped.clone()));
+    let mut report = conformance(partial, tested, Some(stopped.clone()));
+    report.mcp = mcp.filter(|m| !m.schemas.is_empty());
     write_out(&failures_text(
         &report,
         args.failures,
@@ -284,6 +421,7 @@ fn last_fault(partial: &RunResult) -> String {
         | Outcome::Fail
         | Outcome::Error
         | Outcome::Unsupported
+        | Outcome::NotObservable
         | Outcome::KnownFail
         | Outcome::Fixed => false,
     };

@@ -1,0 +1,154 @@
+//! What the MCP server processes of one run share: the command (with `{root}` replaced by a
+//! scratch directory of the run's), the timeouts, the restart budget, whether the run has given
+//! up on the server, and the end of every process's stderr.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use crate::mcp_client::session::McpSession;
+use crate::peer::options::Unusable;
+use crate::peer::process::{PeerCommand, keep_tail};
+use crate::scenario::scratch::Scratch;
+
+/// Where the server's root goes in the command: `conform run --mcp "conform mcp --root {root}"`.
+pub const ROOT: &str = "{root}";
+
+/// How a run over MCP is carried out.
+#[derive(Clone, Debug)]
+pub struct McpOptions {
+    /// The command that starts a server, as given (`{root}` not yet replaced).
+    pub command: String,
+    /// How long a request may wait for its answer.
+    pub timeout: Duration,
+    /// How long `initialize` may wait; `None` is the timeout, 5 s at least.
+    pub init_timeout: Option<Duration>,
+    /// How many server processes answer vectors at once.
+    pub jobs: usize,
+    /// How many restarts (after timeouts, crashes and protocol errors) the run allows in all.
+    pub max_restarts: usize,
+    /// Where the servers' roots (and the scenarios' directories) are made.
+    pub scratch: PathBuf,
+}
+
+impl McpOptions {
+    /// Defaults for everything but the command.
+    pub fn new(command: &str, scratch: PathBuf) -> McpOptions {
+        McpOptions {
+            command: command.to_owned(),
+            timeout: Duration::from_millis(5000),
+            init_timeout: None,
+            jobs: 1,
+            max_restarts: 10,
+            scratch,
+        }
+    }
+
+    /// The command with `root` in place of `{root}` (quoted as one word), ready to start.
+    pub fn command_in(&self, root: &str) -> Result<PeerCommand, Unusable> {
+        let text = self.command.replace(ROOT, &shell_words::quote(root));
+        PeerCommand::parse(&text).map_err(Unusable)
+    }
+
+    /// Whether the command takes the server's root.
+    pub fn takes_root(&self) -> bool {
+        self.command.contains(ROOT)
+    }
+}
+
+/// A running server: its session, and the directory it was given as `{root}` (removed with it).
+#[derive(Debug)]
+pub struct Server {
+    /// The session.
+    pub session: McpSession,
+    /// Its root, when the command takes one.
+    _root: Option<Scratch>,
+}
+
+/// What the server processes of one run share.
+#[derive(Debug)]
+pub struct Servers<'o> {
+    pub(crate) options: &'o McpOptions,
+    restarts: AtomicUsize,
+    stop: AtomicBool,
+    unusable: Mutex<Option<Unusable>>,
+    stderr: Mutex<String>,
+}
+
+impl<'o> Servers<'o> {
+    /// The servers of a run.
+    pub fn new(options: &'o McpOptions) -> Servers<'o> {
+        Servers {
+            options,
+            restarts: AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+            unusable: Mutex::new(None),
+            stderr: Mutex::new(String::new()),
+        }
+    }
+
+    /// Starts and initializes a server; with `root` (a scenario's directory) as its `{root}`,
+    /// or else, when the command takes a root, a new empty scratch directory of its own.
+    pub fn start(&self, root: Option<&str>) -> Result<Server, Unusable> {
+        let (command, scratch) = match (root, self.options.takes_root()) {
+            (Some(root), _) => (self.options.command_in(root)?, None),
+            (None, true) => {
+                let scratch = Scratch::create(&self.options.scratch)
+                    .map_err(|e| Unusable(format!("cannot create a root for the server: {e}")))?;
+                (self.options.command_in(scratch.root())?, Some(scratch))
+            }
+            (None, false) => (self.options.command_in("")?, None),
+        };
+        let init = self
+            .options
+            .init_timeout
+            .unwrap_or_else(|| self.options.timeout.max(Duration::from_secs(5)));
+        let session = McpSession::start(&command, init, self.options.timeout).map_err(Unusable)?;
+        Ok(Server {
+            session,
+            _root: scratch,
+        })
+    }
+
+    /// Ends a server, keeping its stderr tail.
+    pub fn finish(&self, server: Server) {
+        let tail = server.session.finish();
+        if let Ok(mut kept) = self.stderr.lock() {
+            keep_tail(&mut kept, &tail);
+        }
+    }
+
+    /// Takes one restart from the run's budget; the server is unusable when there is none left.
+    pub fn take_restart(&self) -> Result<(), Unusable> {
+        let max = self.options.max_restarts;
+        match self.restarts.fetch_add(1, Ordering::Relaxed) >= max {
+            true => Err(Unusable(format!(
+                "the server failed {} times (timeouts, crashes or protocol errors); giving up",
+                max + 1
+            ))),
+            false => Ok(()),
+        }
+    }
+
+    /// Gives up on the server: every worker stops at its next request.
+    pub fn give_up(&self, reason: Unusable) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Ok(mut unusable) = self.unusable.lock() {
+            unusable.get_or_insert(reason);
+        }
+    }
+
+    /// Whether the run has given up (or is interrupted).
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || crate::progress::stopping()
+    }
+
+    /// Why the run gave up, if it did, and the stderr tails.
+    pub fn end(self) -> (Option<Unusable>, String) {
+        (
+            self.unusable.into_inner().unwrap_or_default(),
+            self.stderr.into_inner().unwrap_or_default(),
+        )
+    }
+}

@@ -1,0 +1,71 @@
+"""A misbehaving MCP server for harness/tests/mcp_run.rs (Python 3, standard library only).
+
+Usage: fake_server.py MODE CONFORM ROOT [MARKER]
+
+It relays newline-delimited JSON-RPC between its client and a real `CONFORM mcp --root ROOT`,
+changing what MODE says:
+- plant: tools/list serves web_search with `count`'s maximum 21 instead of 20, and every
+  web_fetch refusal's text ends with " (planted)";
+- silent: never answers anything (initialize included), and sleeps;
+- crash: the first tools/call of work_item_close that reaches any process started with this
+  MARKER file absent creates the file and exits without answering (later processes relay).
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+
+def main():
+    mode, conform, root = sys.argv[1:4]
+    marker = sys.argv[4] if len(sys.argv) > 4 else None
+    if mode == "silent":
+        for _ in sys.stdin:
+            pass
+        time.sleep(3600)
+        return
+    server = subprocess.Popen(
+        [conform, "mcp", "--root", root],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+        errors="surrogatepass",
+    )
+    pending = {}
+    for line in sys.stdin:
+        message = json.loads(line)
+        method = message.get("method")
+        if mode == "crash" and method == "tools/call":
+            if message["params"]["name"] == "work_item_close" and not os.path.exists(marker):
+                open(marker, "w").close()
+                os._exit(1)
+        server.stdin.write(line)
+        server.stdin.flush()
+        if "id" not in message:
+            continue
+        pending[message["id"]] = message
+        answer = json.loads(server.stdout.readline())
+        asked = pending.pop(answer.get("id"), {})
+        if mode == "plant":
+            change(asked, answer)
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+
+
+def change(asked, answer):
+    result = answer.get("result")
+    if result is None:
+        return
+    if asked.get("method") == "tools/list":
+        for tool in result["tools"]:
+            if tool["name"] == "web_search":
+                tool["inputSchema"]["properties"]["count"]["maximum"] = 21
+    if asked.get("method") == "tools/call" and asked["params"]["name"] == "web_fetch":
+        if result.get("isError"):
+            result["content"][0]["text"] += " (planted)"
+
+
+main()

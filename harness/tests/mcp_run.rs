@@ -1,0 +1,201 @@
+//! `conform run --mcp CMD`: the suite against MCP servers over stdio: `conform mcp` itself, and
+//! a misbehaving one (`tests/mcp/fake_server.py`, a relay around `conform mcp` that plants
+//! differences, never answers, or crashes once).
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::{CONFORM, text};
+use vvoc_harness::json::ser::Embedded;
+use vvoc_harness::report::conformance::Conformance;
+use vvoc_reference::Json;
+
+fn fake() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/fake_server.py")
+}
+
+fn known_failures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/known-failures.json")
+}
+
+/// The run's `conformance.json` as plain JSON (read as `cargo xtask mutants` reads it, so inputs
+/// of any depth are fine).
+fn report(dir: &tempfile::TempDir) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.path().join("conformance.json")).expect("a report");
+    let mut report = Conformance::read(&text).expect("a conformance report");
+    // The inputs are not needed here, and may nest deeper than serde_json walks.
+    for detail in report.results.iter_mut().filter_map(|r| r.detail.as_mut()) {
+        detail.input = Embedded(Json::Null);
+    }
+    serde_json::to_value(&report).expect("JSON")
+}
+
+fn python3() -> bool {
+    Command::new("python3").arg("--version").output().is_ok()
+}
+
+#[test]
+fn conform_mcp_passes_every_reject_vector_at_text_and_every_editor_scenario_but_its_listed_limits()
+{
+    let dir = tempfile::tempdir().expect("a report folder");
+    let output = Command::new(CONFORM)
+        .args(["run", "--failures", "5", "--mcp"])
+        .arg(format!("{CONFORM} mcp --root {{root}}"))
+        .arg("--known-failures")
+        .arg(known_failures())
+        .arg("--report")
+        .arg(dir.path())
+        .output()
+        .expect("conform runs");
+    let said = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{said}");
+    assert!(said.contains("the run is judged at text"), "{said}");
+    assert!(said.contains("cannot be observed over MCP"), "{said}");
+    let report = report(&dir);
+    assert_eq!(report["level"], "text");
+    for (tool, schema) in report["mcp"]["schemas"].as_object().expect("schemas") {
+        assert_eq!(schema["outcome"], "equal", "{tool}");
+    }
+    for result in report["results"].as_array().expect("results") {
+        let accept = result["expected"].get("accept").is_some();
+        let outcome = result["outcome"].as_str();
+        assert!(
+            matches!(outcome, Some("not-observable" | "pass" | "known-fail")),
+            "{result}"
+        );
+        if accept {
+            assert_eq!(result["outcome"], "not-observable", "{result}");
+        }
+    }
+    let scenarios = &report["scenarios"]["totals"];
+    assert!(scenarios["pass"].as_u64() > Some(400), "{scenarios}");
+    assert_eq!(scenarios["fail"], 0);
+}
+
+#[test]
+fn a_planted_schema_difference_and_a_changed_refusal_text_fail_the_run_naming_them() {
+    if !python3() {
+        eprintln!("python3 not found: skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a report folder");
+    let command = format!("python3 {} plant {CONFORM} {{root}}", fake().display());
+    let output = Command::new(CONFORM)
+        .args([
+            "run",
+            "--only",
+            "vectors",
+            "--failures",
+            "1",
+            "--mcp",
+            &command,
+        ])
+        .args(["--tool", "web_search", "--tool", "web_fetch"])
+        .arg("--known-failures")
+        .arg(known_failures())
+        .arg("--report")
+        .arg(dir.path())
+        .output()
+        .expect("conform runs");
+    let said = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("web_search: differs at /properties/count/maximum"),
+        "{said}"
+    );
+    assert!(said.contains("web_fetch: equal"), "{said}");
+    assert!(said.contains("(planted)\""), "{said}");
+    let report = report(&dir);
+    let schemas = &report["mcp"]["schemas"];
+    assert_eq!(
+        schemas["web_search"]["paths"][0],
+        "/properties/count/maximum"
+    );
+    let failing: Vec<&str> = report["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter(|r| r["outcome"] == "fail")
+        .map(|r| r["vector"].as_str().expect("a name"))
+        .collect();
+    assert!(!failing.is_empty());
+    assert!(
+        failing.iter().all(|v| v.starts_with("web_fetch:")),
+        "{failing:?}"
+    );
+}
+
+#[test]
+fn a_server_that_never_answers_initialize_is_unusable_within_its_timeout_and_is_gone() {
+    if !python3() {
+        eprintln!("python3 not found: skipped");
+        return;
+    }
+    let marker = format!("silent-{}", std::process::id());
+    let command = format!("python3 {} silent {CONFORM} {marker}", fake().display());
+    let began = Instant::now();
+    let output = Command::new(CONFORM)
+        .args(["run", "--only", "vectors", "--tool", "web_search"])
+        .args(["--hello-timeout-ms", "300", "--mcp", &command])
+        .output()
+        .expect("conform runs");
+    let said = text(&output);
+    assert_eq!(output.status.code(), Some(3), "{said}");
+    assert!(began.elapsed() < Duration::from_secs(10), "{said}");
+    assert!(
+        said.contains("the server is unusable: the server did not answer initialize within 300 ms"),
+        "{said}"
+    );
+    assert!(
+        !common::still_running_after(&marker, Duration::from_secs(2)),
+        "the silent server outlived the run"
+    );
+}
+
+#[test]
+fn a_server_that_crashes_mid_call_is_a_crash_and_is_restarted_for_the_rest() {
+    if !python3() {
+        eprintln!("python3 not found: skipped");
+        return;
+    }
+    let scratch = tempfile::tempdir().expect("a folder");
+    let marker = scratch.path().join("crashed");
+    let command = format!(
+        "python3 {} crash {CONFORM} {{root}} {}",
+        fake().display(),
+        marker.display()
+    );
+    let dir = tempfile::tempdir().expect("a report folder");
+    let output = Command::new(CONFORM)
+        .args(["run", "--only", "vectors", "--tool", "work_item_close"])
+        .args(["--failures", "none", "--mcp", &command])
+        .arg("--known-failures")
+        .arg(known_failures())
+        .arg("--report")
+        .arg(dir.path())
+        .output()
+        .expect("conform runs");
+    let said = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    let report = report(&dir);
+    let totals = &report["totals"];
+    assert_eq!(totals["crash"], 1, "{totals}");
+    assert_eq!(totals["fail"], 0, "{totals}");
+    let crashed = report["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .find(|r| r["outcome"] == "crash")
+        .expect("the crash");
+    assert!(
+        crashed["what"]
+            .as_str()
+            .is_some_and(|w| w.contains("closed its output before answering")),
+        "{crashed}"
+    );
+    // Every reject vector after it was answered by a restarted server.
+    assert!(totals["pass"].as_u64() > Some(100), "{totals}");
+}
