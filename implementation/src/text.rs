@@ -317,7 +317,7 @@ mod tests {
         for _ in 0..20_000 {
             let mut units = Vec::new();
             // Mostly short, and one in ten longer than the UTF-8 escaper's 256-byte block.
-            let len = if state % 10 == 0 {
+            let len = if state.is_multiple_of(10) {
                 250 + state % 400
             } else {
                 state % 12
@@ -327,7 +327,7 @@ mod tests {
                 state ^= state >> 7;
                 state ^= state << 17;
                 // Three in four plain letters, so that runs of eight plain units come up too.
-                units.push(if state % 4 == 0 {
+                units.push(if state.is_multiple_of(4) {
                     alphabet[(state / 4 % alphabet.len() as u64) as usize]
                 } else {
                     0x61 + (state / 4 % 26) as u16

@@ -113,10 +113,10 @@ fn cut_to_a_forbidden_host_code_point(c: char) -> bool {
 /// that parse fails, one was in the host. Or the code point comes from an ASCII `xn--` label of
 /// the input: the labels of the parsed host are decoded and looked at.
 fn domain_refused_by_bun_1_3_8(input: &str, url: &url::Url) -> bool {
-    if let Some(marked) = refused_replaced(input) {
-        if url::Url::parse(&marked).is_err() {
-            return true;
-        }
+    if let Some(marked) = refused_replaced(input)
+        && url::Url::parse(&marked).is_err()
+    {
+        return true;
     }
     let Some(url::Host::Domain(domain)) = url.host() else {
         return false;

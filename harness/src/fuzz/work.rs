@@ -87,7 +87,7 @@ impl<'a> Work<'a> {
                 unreported += 1;
                 found.record(class, answered);
             }
-            if found.inputs % TALLY == 0 {
+            if found.inputs.is_multiple_of(TALLY) {
                 self.tally(TALLY, std::mem::take(&mut unreported));
             }
         };

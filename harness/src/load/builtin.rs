@@ -110,12 +110,12 @@ impl std::error::Error for ExportError {}
 /// before anything is written, unless `force`.
 pub fn export(dir: &Path, force: bool) -> Result<Exported, ExportError> {
     let target = |file: &BuiltinFile| dir.join(file.path);
-    if !force {
-        if let Some(file) = FILES.iter().find(|f| {
+    if !force
+        && let Some(file) = FILES.iter().find(|f| {
             std::fs::read(target(f)).is_ok_and(|bytes| bytes != f.bytes) || target(f).is_dir()
-        }) {
-            return Err(ExportError::Differs(target(file)));
-        }
+        })
+    {
+        return Err(ExportError::Differs(target(file)));
     }
     let mut done = Exported::default();
     for file in FILES {

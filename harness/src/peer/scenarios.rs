@@ -127,10 +127,10 @@ impl Work<'_> {
             if let Ok(mut done) = self.done.lock() {
                 done.insert(index, record);
             }
-            if session.broken() {
-                if let Err(reason) = session.restart() {
-                    return peers.give_up(reason);
-                }
+            if session.broken()
+                && let Err(reason) = session.restart()
+            {
+                return peers.give_up(reason);
             }
         }
         session.finish();
