@@ -1,45 +1,27 @@
-//! The official TypeScript MCP SDK (`@modelcontextprotocol/sdk`, pinned below) as a real client
-//! of `conform mcp`: `tests/mcp/sdk_client.mjs` lists the tools, creates a file and edits it
-//! through `hashline_edit` in a scratch directory. The SDK is found in `VVOC_MCP_CLIENTS`, else
-//! in `target/mcp-clients` of the workspace (`npm install --no-save --no-package-lock
-//! @modelcontextprotocol/sdk@<pin>` there, as `.ci/run` does), and run with `node`. Without
-//! them the test prints that it skipped, and passes; with `CI` set it fails.
+//! The official TypeScript MCP SDK (`@modelcontextprotocol/sdk`, pinned in
+//! `common/mcp_clients.rs`) as a real client of `conform mcp`: `tests/mcp/sdk_client.mjs` lists
+//! the tools, creates a file and edits it through `hashline_edit` in a scratch directory. Where
+//! the SDK is found, and the skip without it (a failure with `CI` set): `common/mcp_clients.rs`.
 
 mod common;
+#[path = "common/mcp_clients.rs"]
+mod mcp_clients;
 
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::{Value, json};
 use vvoc_reference::{Json, Tool, Verdict, one_line, validate_json};
 
 use common::CONFORM;
-
-/// The variable naming the folder whose `node_modules` holds the SDK.
-const CLIENTS_VARIABLE: &str = "VVOC_MCP_CLIENTS";
-
-/// The SDK version the check runs (the newest when it was written).
-const SDK_VERSION: &str = "1.32.2";
+use mcp_clients::{SDK, clients_dir, package_or_skip};
 
 #[test]
 fn the_official_typescript_sdk_lists_the_tools_and_edits_a_file_through_hashline_edit() {
-    let clients = match find_clients() {
-        Ok(clients) => clients,
-        Err(why) => {
-            let how = format!(
-                "set {CLIENTS_VARIABLE}, or run `npm install --no-save --no-package-lock \
-                 @modelcontextprotocol/sdk@{SDK_VERSION}` in target/mcp-clients"
-            );
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "mcp_sdk: CI is set and {why}: {how}"
-            );
-            // Written past the test harness's capture, so that a skip is seen in every run.
-            let _ = writeln!(std::io::stderr(), "mcp_sdk: skipped: {why} ({how})");
-            return;
-        }
-    };
+    if package_or_skip("mcp_sdk", SDK).is_none() {
+        return;
+    }
+    let clients = clients_dir();
     let scratch = tempfile::tempdir().expect("a temporary folder");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/sdk_client.mjs");
     let output = Command::new("node")
@@ -101,29 +83,4 @@ fn the_official_typescript_sdk_lists_the_tools_and_edits_a_file_through_hashline
     assert!(refused.starts_with("INVALID_INPUT: "), "{refused}");
     assert_eq!(seen["refused"]["isError"], json!(true));
     assert_eq!(seen["refused"]["content"][0]["text"], json!(refused));
-}
-
-/// The folder holding the pinned SDK, and `node` to run it, or why not.
-fn find_clients() -> Result<PathBuf, String> {
-    let clients = match std::env::var_os(CLIENTS_VARIABLE) {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/mcp-clients"),
-    };
-    let package = clients.join("node_modules/@modelcontextprotocol/sdk/package.json");
-    let text = std::fs::read_to_string(&package)
-        .map_err(|_| format!("the SDK is not installed at {}", clients.display()))?;
-    let version = serde_json::from_str::<Value>(&text)
-        .ok()
-        .and_then(|p| p["version"].as_str().map(str::to_owned))
-        .unwrap_or_default();
-    if version != SDK_VERSION {
-        return Err(format!(
-            "the SDK at {} is {version:?}, not {SDK_VERSION}",
-            clients.display()
-        ));
-    }
-    match Command::new("node").arg("--version").output() {
-        Ok(output) if output.status.success() => Ok(clients),
-        _ => Err("node is not found".to_owned()),
-    }
 }
