@@ -96,13 +96,12 @@ pub fn refusals_over_mcp(mut scenario: Scenario) -> Scenario {
     let prefix: Vec<u16> = "Error: INVALID_INPUT: ".encode_utf16().collect();
     let error = "Error: ".encode_utf16().count();
     for step in &mut scenario.steps {
-        if let Step::Call { expect, .. } = step {
-            if let Reply::Output(text) = expect {
-                if text.units().starts_with(&prefix) {
-                    let line = JsString::from_units(text.units().get(error..).unwrap_or_default());
-                    *expect = Reply::Throws(line);
-                }
-            }
+        if let Step::Call { expect, .. } = step
+            && let Reply::Output(text) = expect
+            && text.units().starts_with(&prefix)
+        {
+            let line = JsString::from_units(text.units().get(error..).unwrap_or_default());
+            *expect = Reply::Throws(line);
         }
     }
     scenario
@@ -141,10 +140,10 @@ impl Work<'_> {
                     if let Some(reason) = steps.unusable {
                         return servers.give_up(reason);
                     }
-                    if steps.broke {
-                        if let Err(reason) = servers.take_restart() {
-                            servers.give_up(reason);
-                        }
+                    if steps.broke
+                        && let Err(reason) = servers.take_restart()
+                    {
+                        servers.give_up(reason);
                     }
                     ScenarioRecord::new(scenario, answer, took, self.level, self.known)
                 }
