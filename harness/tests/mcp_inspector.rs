@@ -37,7 +37,8 @@ fn inspector(package: &Path, root: &Path, options: &[&str]) -> Value {
         .expect("node runs");
     assert!(output.status.success(), "{}", common::text(&output));
     serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|error| panic!("{error}: {}", common::text(&output)))
+        .map_err(|error| format!("{error}: {}", common::text(&output)))
+        .expect("the Inspector's JSON")
 }
 
 #[test]

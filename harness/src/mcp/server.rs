@@ -36,6 +36,8 @@ pub enum ServeError {
     Initialize(String),
     /// The service loop ended abnormally.
     Stopped(String),
+    /// The HTTP listener cannot be used.
+    Listen(std::io::Error),
 }
 
 impl fmt::Display for ServeError {
@@ -44,6 +46,7 @@ impl fmt::Display for ServeError {
             ServeError::Runtime(error) => write!(f, "cannot start the async runtime: {error}"),
             ServeError::Initialize(error) => write!(f, "the MCP handshake failed: {error}"),
             ServeError::Stopped(error) => write!(f, "the MCP service stopped: {error}"),
+            ServeError::Listen(error) => write!(f, "cannot listen for HTTP: {error}"),
         }
     }
 }
@@ -71,15 +74,8 @@ where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
 {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(ServeError::Runtime)?;
-    let handler = Handler {
-        served: options.served,
-        reference: Arc::new(options.reference),
-        session: Arc::new(Mutex::new(Session::new())),
-    };
+    let runtime = runtime()?;
+    let handler = Handler::new(options.served, Arc::new(options.reference));
     // Dropping the runtime afterwards waits for the calls still running on its blocking pool.
     runtime.block_on(async move {
         let service = match handler.serve(LineTransport::new(read, write)).await {
@@ -95,14 +91,34 @@ where
     })
 }
 
+/// The one current-thread runtime a server runs on (the calls on its blocking pool).
+pub(super) fn runtime() -> Result<tokio::runtime::Runtime, ServeError> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(ServeError::Runtime)
+}
+
 /// The handler of one connection: its tools, the reference, and the editors' session.
 #[derive(Debug)]
-struct Handler {
+pub(super) struct Handler {
     served: Served,
     reference: Arc<Reference>,
     /// One session per connection: `str_replace_editor`'s snapshots live from call to call.
     /// A fair lock, so the editors' calls run in the order they arrived.
     session: Arc<Mutex<Session>>,
+}
+
+impl Handler {
+    /// The handler of a new connection (over HTTP, of a new MCP session), with a session of
+    /// its own.
+    pub(super) fn new(served: Served, reference: Arc<Reference>) -> Handler {
+        Handler {
+            served,
+            reference,
+            session: Arc::new(Mutex::new(Session::new())),
+        }
+    }
 }
 
 impl ServerHandler for Handler {

@@ -1,11 +1,14 @@
-//! `conform mcp`: the reference served as an MCP server on standard input and output.
+//! `conform mcp`: the reference served as an MCP server on standard input and output, or over
+//! Streamable HTTP on a loopback address.
 
+use std::io::Write as _;
 use std::path::PathBuf;
 
 use anyhow::{Context as _, Result};
 use clap::Args;
 use vvoc_harness::mcp::call::Reference;
 use vvoc_harness::mcp::host::web_host;
+use vvoc_harness::mcp::http::{endpoint_url, loopback_address, serve_http};
 use vvoc_harness::mcp::policy::Policy;
 use vvoc_harness::mcp::server::{Options, serve_stdio};
 use vvoc_harness::mcp::tools::Served;
@@ -21,7 +24,11 @@ same command and arguments):
 
 Try it by hand (one JSON-RPC message per line):
 
-  conform mcp --root /tmp/scratch --tools str_replace_editor";
+  conform mcp --root /tmp/scratch --tools str_replace_editor
+
+Over Streamable HTTP (loopback only; the URL is printed on standard output):
+
+  conform mcp --root . --listen 127.0.0.1:8765   # http://127.0.0.1:8765/mcp";
 
 #[derive(Args, Debug)]
 pub(crate) struct McpArgs {
@@ -42,10 +49,16 @@ pub(crate) struct McpArgs {
     /// SPIDER_API_KEY, ZAI_API_KEY.
     #[arg(long, value_name = "JSON")]
     host: Option<String>,
+    /// Serve MCP Streamable HTTP at http://ADDR/mcp instead of stdio, until interrupted. ADDR is
+    /// a loopback IP address and a port (0: a free one), such as 127.0.0.1:8765; any other
+    /// address is refused. The URL is printed on standard output once the server listens.
+    #[arg(long, value_name = "ADDR")]
+    listen: Option<String>,
 }
 
 /// `conform mcp`: serves until the client closes standard input.
 pub(crate) fn run(args: McpArgs) -> Result<u8> {
+    let listen = args.listen.as_deref().map(loopback_address).transpose()?;
     let served = match &args.tools {
         Some(list) => Served::parse(list)?,
         None => Served::all(),
@@ -62,6 +75,20 @@ pub(crate) fn run(args: McpArgs) -> Result<u8> {
         .with_context(|| format!("--root {}: cannot enter it", root.display()))?;
     let policy = Policy::new(&root)?;
     let reference = Reference { policy, host };
-    serve_stdio(Options { served, reference }).context("conform mcp")?;
+    let options = Options { served, reference };
+    match listen {
+        None => serve_stdio(options).context("conform mcp")?,
+        Some(address) => {
+            let listener = std::net::TcpListener::bind(address)
+                .with_context(|| format!("--listen {address}: cannot listen there"))?;
+            let bound = listener
+                .local_addr()
+                .context("--listen: the bound address")?;
+            let mut stdout = std::io::stdout();
+            writeln!(stdout, "{}", endpoint_url(bound)).context("standard output")?;
+            stdout.flush().context("standard output")?;
+            serve_http(options, listener).context("conform mcp --listen")?;
+        }
+    }
     Ok(OK)
 }
