@@ -240,6 +240,24 @@ fn over_streamable_http_a_request_naming_another_host_is_refused() {
 }
 
 #[test]
+fn a_server_listening_on_another_loopback_address_accepts_that_address_as_the_host() {
+    let root = tempfile::tempdir().expect("a temporary root");
+    let server = Listening::start_at(
+        "127.0.0.2:0",
+        &[OsStr::new("--root"), root.path().as_os_str()],
+    );
+    let init = post(
+        &server.url,
+        None,
+        &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                           "clientInfo": {"name": "mcp_http.rs", "version": "1"}}}),
+    );
+    assert_eq!(init.status, 200, "{}", init.body);
+    assert!(init.header("mcp-session-id").is_some(), "{}", init.body);
+}
+
+#[test]
 fn listen_refuses_an_address_that_is_not_loopback_naming_it_and_why() {
     for (address, said) in [
         (

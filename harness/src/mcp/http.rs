@@ -5,7 +5,7 @@
 //! the one endpoint [`ENDPOINT`]. rmcp refuses a `Host` that is not loopback (DNS rebinding).
 
 use std::fmt;
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,6 +19,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
 use super::server::{Handler, Options, ServeError, runtime};
+use super::transport::MAX_LINE;
 
 /// The path of the MCP endpoint; any other path is 404.
 pub const ENDPOINT: &str = "/mcp";
@@ -62,13 +63,7 @@ pub fn loopback_address(text: &str) -> Result<SocketAddr, ListenError> {
     let address: SocketAddr = text
         .parse()
         .map_err(|_| ListenError::Malformed(text.to_owned()))?;
-    let loopback = match address.ip() {
-        IpAddr::V4(ip) => ip.is_loopback(),
-        IpAddr::V6(ip) => {
-            ip.is_loopback() || ip.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
-        }
-    };
-    if loopback {
+    if address.ip().is_loopback() {
         Ok(address)
     } else {
         Err(ListenError::NotLoopback(address))
@@ -89,12 +84,19 @@ pub fn endpoint_url(address: SocketAddr) -> String {
 /// The runtime cannot start, or the listener cannot be used.
 pub fn serve_http(options: Options, listener: std::net::TcpListener) -> Result<(), ServeError> {
     let runtime = runtime()?;
+    let bound = listener.local_addr().map_err(ServeError::Listen)?;
     let Options { served, reference } = options;
     let reference = Arc::new(reference);
+    // rmcp's defaults but for two: the `Host` a client sends may also name the address listened
+    // on (127.0.0.2, say), and a body may be as long as a line of the stdio server.
+    let hosts = ["localhost", "127.0.0.1", "::1"].map(str::to_owned);
+    let config = StreamableHttpServerConfig::default()
+        .with_allowed_hosts(hosts.into_iter().chain([bound.ip().to_string()]))
+        .with_max_request_body_bytes(MAX_LINE);
     let service = StreamableHttpService::new(
         move || Ok(Handler::new(served.clone(), Arc::clone(&reference))),
         Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
+        config,
     );
     runtime.block_on(async move {
         listener.set_nonblocking(true).map_err(ServeError::Listen)?;

@@ -103,9 +103,14 @@ pub struct Listening {
 
 impl Listening {
     pub fn start(args: &[&std::ffi::OsStr]) -> Listening {
+        Listening::start_at("127.0.0.1:0", args)
+    }
+
+    /// As [`Listening::start`], listening on `address`.
+    pub fn start_at(address: &str, args: &[&std::ffi::OsStr]) -> Listening {
         use std::io::BufRead as _;
         let mut child = Command::new(super_conform())
-            .args(["mcp", "--listen", "127.0.0.1:0"])
+            .args(["mcp", "--listen", address])
             .args(args)
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::piped())
@@ -118,8 +123,9 @@ impl Listening {
             .read_line(&mut url)
             .expect("the URL line");
         let url = url.trim().to_owned();
+        let host = address.rsplit_once(':').map_or(address, |(host, _)| host);
         assert!(
-            url.starts_with("http://127.0.0.1:") && url.ends_with("/mcp"),
+            url.starts_with(&format!("http://{host}:")) && url.ends_with("/mcp"),
             "{url:?}"
         );
         Listening { child, url }
