@@ -394,24 +394,64 @@ fn a_line_that_is_not_json_gets_a_parse_error_and_the_server_keeps_serving() {
 }
 
 #[test]
-fn arguments_nested_past_serde_json_get_a_parse_error_with_their_id_and_huge_ones_a_verdict() {
+fn arguments_serde_json_cannot_read_deep_ones_and_numbers_past_a_double_get_the_contracts_verdict_and_huge_ones_too()
+ {
     let root = tempfile::tempdir().expect("a temporary folder");
     let mut client = Client::start(&["--root", &root_arg(root.path())]);
     let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let arguments = format!(r#"{{"query":{deep}}}"#);
+    let expected = match validate_json(Tool::WebSearch, &Json::parse(&arguments).expect("JSON")) {
+        Verdict::Reject(issues) => one_line(&issues).to_string_lossy(),
+        Verdict::Accept(_) => String::new(),
+    };
+    assert!(expected.starts_with("INVALID_INPUT: "), "{expected}");
     client.send_line(&format!(
-        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"web_search","arguments":{{"query":{deep}}}}}}}"#
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"web_search","arguments":{arguments}}}}}"#
+    ));
+    let answer = client.next();
+    assert_eq!(answer["id"], json!(1), "{answer}");
+    assert_eq!(text_of(&answer["result"]), (expected, true));
+
+    // The deep call of a tool not served is still an unknown tool; another method's deep
+    // params are still a parse error, with the request's id.
+    client.send_line(&format!(
+        r#"{{"jsonrpc":"2.0","id":"two","method":"tools/call","params":{{"name":"nope","arguments":{arguments}}}}}"#
     ));
     let answer = client.next();
     assert_eq!(
         (answer["id"].clone(), answer["error"]["code"].clone()),
-        (json!(1), json!(-32700)),
+        (json!("two"), json!(-32602)),
         "{answer}"
     );
+    client.send_line(&format!(
+        r#"{{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{{"cursor":"c","x":{deep}}}}}"#
+    ));
+    let answer = client.next();
+    assert_eq!(
+        (answer["id"].clone(), answer["error"]["code"].clone()),
+        (json!(3), json!(-32700)),
+        "{answer}"
+    );
+
+    // A number past a double's range is JSON serde_json refuses too: a verdict as well.
+    let far = r#"{"query":"q","count":1e400}"#;
+    let expected = match validate_json(Tool::WebSearch, &Json::parse(far).expect("JSON")) {
+        Verdict::Reject(issues) => one_line(&issues).to_string_lossy(),
+        Verdict::Accept(_) => String::new(),
+    };
+    assert!(expected.starts_with("INVALID_INPUT: "), "{expected}");
+    client.send_line(&format!(
+        r#"{{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{{"name":"web_search","arguments":{far}}}}}"#
+    ));
+    let answer = client.next();
+    assert_eq!(answer["id"], json!(5), "{answer}");
+    assert_eq!(text_of(&answer["result"]), (expected, true));
+
     let huge = "x".repeat(4 << 20);
     let input = json!({"query": huge, "count": 0});
     let expected = refusal(Tool::WebSearch, &input);
     assert!(expected.starts_with("INVALID_INPUT: "), "{expected}");
-    let result = client.call(2, "web_search", input);
+    let result = client.call(4, "web_search", input);
     assert_eq!(text_of(&result), (expected, true));
     assert_eq!(client.finish(), Some(0));
 }

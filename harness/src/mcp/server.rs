@@ -16,7 +16,7 @@ use vvoc_reference::exec::Session;
 
 use super::call::Reference;
 use super::tools::{Served, entry};
-use super::transport::LineTransport;
+use super::transport::{DeepArguments, LineTransport};
 use crate::json::bridge::dismantle;
 use crate::panic::panic_message;
 
@@ -75,10 +75,11 @@ where
     W: AsyncWrite + Send + Unpin + 'static,
 {
     let runtime = runtime()?;
-    let handler = Handler::new(options.served, Arc::new(options.reference));
+    let deep = DeepArguments::default();
+    let handler = Handler::new(options.served, Arc::new(options.reference)).with_deep(deep.clone());
     // Dropping the runtime afterwards waits for the calls still running on its blocking pool.
     runtime.block_on(async move {
-        let service = match handler.serve(LineTransport::new(read, write)).await {
+        let service = match handler.serve(LineTransport::new(read, write, deep)).await {
             Ok(service) => service,
             Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
             Err(error) => return Err(ServeError::Initialize(error.to_string())),
@@ -107,6 +108,8 @@ pub(super) struct Handler {
     /// One session per connection: `str_replace_editor`'s snapshots live from call to call.
     /// A fair lock, so the editors' calls run in the order they arrived.
     session: Arc<Mutex<Session>>,
+    /// The arguments of calls too deep for rmcp, kept by the stdio reader.
+    deep: DeepArguments,
 }
 
 impl Handler {
@@ -117,7 +120,13 @@ impl Handler {
             served,
             reference,
             session: Arc::new(Mutex::new(Session::new())),
+            deep: DeepArguments::default(),
         }
+    }
+
+    /// The handler taking a call's arguments from `deep` when the reader kept them there.
+    fn with_deep(self, deep: DeepArguments) -> Handler {
+        Handler { deep, ..self }
     }
 }
 
@@ -149,8 +158,9 @@ impl ServerHandler for Handler {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let deep = self.deep.take(&context.id);
         let Some(tool) = self.served.get(&request.name) else {
             let served: Vec<&str> = self.served.tools().iter().map(|t| t.id()).collect();
             return Err(ErrorData::invalid_params(
@@ -162,9 +172,12 @@ impl ServerHandler for Handler {
                 None,
             ));
         };
-        let arguments = serde_json::Value::Object(request.arguments.unwrap_or_default());
-        let input = Json::from(&arguments);
-        dismantle(arguments);
+        let input = deep.unwrap_or_else(|| {
+            let arguments = serde_json::Value::Object(request.arguments.unwrap_or_default());
+            let input = Json::from(&arguments);
+            dismantle(arguments);
+            input
+        });
         let reference = Arc::clone(&self.reference);
         let done = if Reference::uses_session(tool) {
             let mut session = Arc::clone(&self.session).lock_owned().await;

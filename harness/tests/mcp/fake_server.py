@@ -36,7 +36,15 @@ def main():
     )
     pending = {}
     for line in sys.stdin:
-        message = json.loads(line)
+        try:
+            message = json.loads(line)
+        except RecursionError:
+            # Nested deeper than Python's parser goes (the deep vectors): relayed as it is.
+            server.stdin.write(line)
+            server.stdin.flush()
+            sys.stdout.write(server.stdout.readline())
+            sys.stdout.flush()
+            continue
         method = message.get("method")
         if mode == "crash" and method == "tools/call":
             if message["params"]["name"] == "work_item_close" and not os.path.exists(marker):
