@@ -242,6 +242,10 @@ struct RunArgs {
     /// scratch directory (a scenario's own), e.g. "conform mcp --root {root}".
     #[arg(long, value_name = "CMD", conflicts_with = "peer")]
     mcp: Option<String>,
+    /// Run against an MCP server over Streamable HTTP at this URL, e.g.
+    /// http://127.0.0.1:8765/mcp (its editor scenarios are not observable: its root is its own).
+    #[arg(long, value_name = "URL", conflicts_with_all = ["peer", "mcp"])]
+    mcp_url: Option<String>,
     /// Vectors and scenarios known to fail, {"known_failures": [{"vector": "<tool>:<id>",
     /// "reason": "..."}]}; a listed one that passes is `fixed` and fails the run.
     #[arg(long, value_name = "FILE")]

@@ -1,4 +1,4 @@
-//! A whole run over MCP: a first server is started and initialized, its `tools/list` compared
+//! A whole run over MCP: a first server is started (or a session opened) and initialized, its `tools/list` compared
 //! with the published schemas, then the vectors are sent and the scenarios played; one result,
 //! with the schema comparison beside it, and why the run gave up on the server if it did.
 

@@ -1,7 +1,7 @@
 //! The scenarios over MCP: each editor scenario in its own scratch directory, against a server
 //! started for it with that directory as `{root}` (so a server confined to its root can run
 //! it), its `call` steps as `tools/call`s; `--jobs` at once. A scenario with an `anchors` step,
-//! and every web scenario, cannot be observed over MCP.
+//! and every web scenario, cannot be observed over MCP; no editor scenario can over a URL.
 
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::path::Path;
@@ -25,6 +25,9 @@ pub const ANCHORS_NOT_OBSERVABLE: &str = "an anchors step asks for hashline_edit
 /// Why a web scenario is not observable over MCP.
 pub const WEB_NOT_OBSERVABLE: &str = "a web scenario gives its call a host configuration (providers, endpoints on the fixture server), for which a tools/call has no place";
 
+/// Why an editor scenario is not observable over `--mcp-url`.
+pub const URL_NOT_OBSERVABLE: &str = "over --mcp-url the server's root is its own: a run cannot give the server the scenario's scratch directory, as it does with {root} in a --mcp command";
+
 /// Plays the scenarios (with their positions), `jobs` at once; the records by position.
 pub fn play_scenarios(
     scenarios: Vec<(usize, Pending)>,
@@ -38,6 +41,7 @@ pub fn play_scenarios(
         scratch: &servers.options.scratch,
         level,
         known,
+        over_http: servers.options.over_http(),
     };
     std::thread::scope(|scope| {
         for _ in 0..servers.options.jobs.max(1) {
@@ -114,6 +118,8 @@ struct Work<'a> {
     scratch: &'a Path,
     level: Level,
     known: &'a HashSet<String>,
+    /// Whether the server is at a URL (its root not the run's to choose).
+    over_http: bool,
 }
 
 impl Work<'_> {
@@ -126,6 +132,10 @@ impl Work<'_> {
             };
             let record = match not_observable(pending, self.level, self.known) {
                 Ok(record) => record,
+                Err(scenario) if self.over_http => {
+                    let answer = ScenarioAnswer::NotObservable(URL_NOT_OBSERVABLE.to_owned());
+                    ScenarioRecord::new(*scenario, answer, Duration::ZERO, self.level, self.known)
+                }
                 Err(scenario) => {
                     let scenario = refusals_over_mcp(*scenario);
                     let began = Instant::now();

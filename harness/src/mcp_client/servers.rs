@@ -1,6 +1,9 @@
 //! What the MCP server processes of one run share: the command (with `{root}` replaced by a
-//! scratch directory of the run's), the timeouts, the restart budget, whether the run has given
-//! up on the server, and the end of every process's stderr.
+//! scratch directory of the run's) or the URL, the timeouts, the restart budget, whether the run
+//! has given up on the server, and the end of every process's stderr.
+//!
+//! Over a URL (`--mcp-url`) a "server" is a session: a new one is opened where a process would
+//! be started, and a restart is a new session with the same server.
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -15,11 +18,29 @@ use crate::scenario::scratch::Scratch;
 /// Where the server's root goes in the command: `conform run --mcp "conform mcp --root {root}"`.
 pub const ROOT: &str = "{root}";
 
+/// The server a run talks to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum McpServer {
+    /// The command that starts a server over stdio, as given (`{root}` not yet replaced).
+    Command(String),
+    /// The URL of a server over Streamable HTTP.
+    Url(String),
+}
+
+impl McpServer {
+    /// The command or the URL, as given.
+    pub fn as_str(&self) -> &str {
+        match self {
+            McpServer::Command(text) | McpServer::Url(text) => text,
+        }
+    }
+}
+
 /// How a run over MCP is carried out.
 #[derive(Clone, Debug)]
 pub struct McpOptions {
-    /// The command that starts a server, as given (`{root}` not yet replaced).
-    pub command: String,
+    /// The server: a command, or a URL.
+    pub server: McpServer,
     /// How long a request may wait for its answer.
     pub timeout: Duration,
     /// How long `initialize` may wait; `None` is the timeout, 5 s at least.
@@ -33,10 +54,10 @@ pub struct McpOptions {
 }
 
 impl McpOptions {
-    /// Defaults for everything but the command.
-    pub fn new(command: &str, scratch: PathBuf) -> McpOptions {
+    /// Defaults for everything but the server.
+    pub fn new(server: McpServer, scratch: PathBuf) -> McpOptions {
         McpOptions {
-            command: command.to_owned(),
+            server,
             timeout: Duration::from_millis(5000),
             init_timeout: None,
             jobs: 1,
@@ -47,13 +68,24 @@ impl McpOptions {
 
     /// The command with `root` in place of `{root}` (quoted as one word), ready to start.
     pub fn command_in(&self, root: &str) -> Result<PeerCommand, Unusable> {
-        let text = self.command.replace(ROOT, &shell_words::quote(root));
+        let text = self
+            .server
+            .as_str()
+            .replace(ROOT, &shell_words::quote(root));
         PeerCommand::parse(&text).map_err(Unusable)
     }
 
-    /// Whether the command takes the server's root.
+    /// Whether the command takes the server's root (a URL takes none).
     pub fn takes_root(&self) -> bool {
-        self.command.contains(ROOT)
+        match &self.server {
+            McpServer::Command(command) => command.contains(ROOT),
+            McpServer::Url(_) => false,
+        }
+    }
+
+    /// Whether the server is at a URL, whose root a run cannot choose.
+    pub fn over_http(&self) -> bool {
+        matches!(self.server, McpServer::Url(_))
     }
 }
 
@@ -89,8 +121,20 @@ impl<'o> Servers<'o> {
     }
 
     /// Starts and initializes a server; with `root` (a scenario's directory) as its `{root}`,
-    /// or else, when the command takes a root, a new empty scratch directory of its own.
+    /// or else, when the command takes a root, a new empty scratch directory of its own. Over a
+    /// URL, opens and initializes a session (`root` is not used).
     pub fn start(&self, root: Option<&str>) -> Result<Server, Unusable> {
+        let init = self
+            .options
+            .init_timeout
+            .unwrap_or_else(|| self.options.timeout.max(Duration::from_secs(5)));
+        if let McpServer::Url(url) = &self.options.server {
+            let session = McpSession::connect(url, init, self.options.timeout).map_err(Unusable)?;
+            return Ok(Server {
+                session,
+                _root: None,
+            });
+        }
         let (command, scratch) = match (root, self.options.takes_root()) {
             (Some(root), _) => (self.options.command_in(root)?, None),
             (None, true) => {
@@ -100,10 +144,6 @@ impl<'o> Servers<'o> {
             }
             (None, false) => (self.options.command_in("")?, None),
         };
-        let init = self
-            .options
-            .init_timeout
-            .unwrap_or_else(|| self.options.timeout.max(Duration::from_secs(5)));
         let session = McpSession::start(&command, init, self.options.timeout).map_err(Unusable)?;
         Ok(Server {
             session,

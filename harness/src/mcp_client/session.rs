@@ -1,6 +1,7 @@
-//! One MCP client session over a server process's standard input and output: newline-delimited
-//! JSON-RPC 2.0 (`initialize`, `notifications/initialized`, `tools/list` page by page,
-//! `tools/call`), one request at a time, each within its timeout.
+//! One MCP client session over a server process's standard input and output (newline-delimited
+//! JSON-RPC 2.0), or over Streamable HTTP at a URL (`http.rs`): `initialize`,
+//! `notifications/initialized`, `tools/list` page by page, `tools/call`, one request at a time,
+//! each within its timeout.
 //!
 //! Written by hand over the peers' process handling (`peer/process.rs`: process groups, a
 //! reader and a writer thread, the stderr tail, lines capped and checked for UTF-8) rather than
@@ -14,6 +15,7 @@ use std::time::{Duration, Instant};
 use vvoc_reference::{JsString, Json, Object};
 
 use crate::compare::{Content, ToolResult};
+use crate::mcp_client::http::HttpWire;
 use crate::outcome::Failure;
 use crate::peer::process::{Event, MAX_LINE, PeerCommand, PeerProcess};
 use crate::protocol::wire::preview;
@@ -47,10 +49,17 @@ pub struct ListedTool {
     pub input_schema: Option<Json>,
 }
 
-/// A running, initialized MCP server process.
+/// What a session talks over: a server process's standard input and output, or HTTP.
+#[derive(Debug)]
+enum Wire {
+    Stdio(PeerProcess),
+    Http(HttpWire),
+}
+
+/// A running, initialized MCP session: with a server process, or with a server at a URL.
 #[derive(Debug)]
 pub struct McpSession {
-    process: PeerProcess,
+    wire: Wire,
     next_id: u64,
     timeout: Duration,
     /// Whether a request failed in a way that leaves the process unusable.
@@ -68,8 +77,27 @@ impl McpSession {
         timeout: Duration,
     ) -> Result<McpSession, String> {
         let process = PeerProcess::spawn(command)?;
+        McpSession::initialize(Wire::Stdio(process), init_timeout, timeout)
+    }
+
+    /// Opens a session with the MCP server at `url` (Streamable HTTP) and initializes it, with
+    /// the timeouts of [`McpSession::start`].
+    pub fn connect(
+        url: &str,
+        init_timeout: Duration,
+        timeout: Duration,
+    ) -> Result<McpSession, String> {
+        McpSession::initialize(Wire::Http(HttpWire::new(url)), init_timeout, timeout)
+    }
+
+    /// `initialize` and `notifications/initialized` over `wire`.
+    fn initialize(
+        wire: Wire,
+        init_timeout: Duration,
+        timeout: Duration,
+    ) -> Result<McpSession, String> {
         let mut session = McpSession {
-            process,
+            wire,
             next_id: 1,
             timeout: init_timeout,
             broken: false,
@@ -99,6 +127,9 @@ impl McpSession {
             version: text(server.and_then(|s| s.get("version"))),
             protocol: text(result.get("protocolVersion")),
         };
+        if let Wire::Http(http) = &mut session.wire {
+            http.protocol = Some(session.info.protocol.clone());
+        }
         session.notify("notifications/initialized");
         session.timeout = timeout;
         Ok(session)
@@ -159,13 +190,34 @@ impl McpSession {
     }
 
     /// Closes the server's input, gives it a short grace to exit, then kills what is left of its
-    /// process group; the last bytes of its stderr.
+    /// process group; the last bytes of its stderr. Over HTTP, the session is DELETEd.
     pub fn finish(mut self) -> String {
-        match self.broken {
-            true => self.process.kill(),
-            false => self.process.close(GRACE),
+        match (&mut self.wire, self.broken) {
+            (Wire::Stdio(process), true) => process.kill(),
+            (Wire::Stdio(process), false) => process.close(GRACE),
+            (Wire::Http(http), _) => http.end(),
         }
-        self.process.stderr_tail()
+        self.stderr_tail()
+    }
+
+    /// The last bytes of the server process's stderr (none over HTTP).
+    fn stderr_tail(&self) -> String {
+        match &self.wire {
+            Wire::Stdio(process) => process.stderr_tail(),
+            Wire::Http(_) => String::new(),
+        }
+    }
+
+    /// Sends a message that is answered by none (a notification, an answer to the server).
+    fn send(&mut self, message: Json) {
+        let text = message.to_compact();
+        match &mut self.wire {
+            Wire::Stdio(process) => process.send(text),
+            Wire::Http(http) => {
+                // Accepted with 202 and no body; a failure shows at the next request.
+                let _ = http.post(&text, self.timeout);
+            }
+        }
     }
 
     /// Sends a request and waits for its answer: the `result`, or how it failed.
@@ -177,16 +229,50 @@ impl McpSession {
         message.insert("id", Json::Number(id as f64));
         message.insert("method", Json::str(method));
         message.insert("params", params);
-        self.process.send(Json::Object(message).to_compact());
-        let deadline = Instant::now() + self.timeout;
+        let text = Json::Object(message).to_compact();
+        let answer = match &mut self.wire {
+            Wire::Stdio(process) => {
+                process.send(text);
+                let deadline = Instant::now() + self.timeout;
+                self.receive_stdio(deadline, id)
+            }
+            Wire::Http(http) => match http.post(&text, self.timeout) {
+                Ok(messages) => self.receive_http(messages, id),
+                Err(failure) => Err(failure),
+            },
+        };
+        answer.unwrap_or_else(|failure| {
+            // A refusal (over HTTP, by status) leaves the session as it was.
+            self.broken |= !matches!(failure, Failure::Error(_));
+            Err(failure)
+        })
+    }
+
+    /// The answer to request `id` among the messages of its HTTP answer.
+    fn receive_http(
+        &mut self,
+        mut messages: crate::mcp_client::http::Messages,
+        id: u64,
+    ) -> Result<Result<Json, Failure>, Failure> {
+        while let Some(message) = messages.next_message()? {
+            if let Some(answer) = self.interpret(&message, id)? {
+                return Ok(answer);
+            }
+        }
+        Err(Failure::ProtocolError(format!(
+            "the HTTP answer ended without an answer to id {id}"
+        )))
+    }
+
+    /// Reads lines of the server process until the answer to request `id`, before `deadline`.
+    fn receive_stdio(
+        &mut self,
+        deadline: Instant,
+        id: u64,
+    ) -> Result<Result<Json, Failure>, Failure> {
         loop {
-            match self.receive(deadline, id) {
-                Ok(Some(answer)) => return answer,
-                Ok(None) => {}
-                Err(failure) => {
-                    self.broken = true;
-                    return Err(failure);
-                }
+            if let Some(answer) = self.receive(deadline, id)? {
+                return Ok(answer);
             }
         }
     }
@@ -199,10 +285,13 @@ impl McpSession {
         deadline: Instant,
         id: u64,
     ) -> Result<Option<Result<Json, Failure>>, Failure> {
-        let line = match self.process.next_event(deadline) {
+        let Wire::Stdio(process) = &mut self.wire else {
+            return Err(Failure::ProtocolError("no process to read".to_owned()));
+        };
+        let line = match process.next_event(deadline) {
             Ok(Event::Line(line)) => line,
             Ok(Event::Closed) => {
-                let status = self.process.exit_status();
+                let status = process.exit_status();
                 return Err(Failure::Crash(format!(
                     "the server closed its output before answering ({status})"
                 )));
@@ -219,8 +308,15 @@ impl McpSession {
             }
             Err(_) => return Err(Failure::Timeout),
         };
-        let bad = |why: &str| Failure::ProtocolError(format!("{why}: {}", preview(&line)));
-        let message = Json::parse(&line).map_err(|_| bad("a line that is not JSON"))?;
+        self.interpret(&line, id)
+    }
+
+    /// One message of the server: the answer to request `id` (its result or JSON-RPC error),
+    /// `None` for a notification or a request of the server (answered), or a failure that
+    /// breaks the session.
+    fn interpret(&mut self, line: &str, id: u64) -> Result<Option<Result<Json, Failure>>, Failure> {
+        let bad = |why: &str| Failure::ProtocolError(format!("{why}: {}", preview(line)));
+        let message = Json::parse(line).map_err(|_| bad("a line that is not JSON"))?;
         let Some(message) = message.as_object() else {
             return Err(bad("a JSON-RPC message must be an object"));
         };
@@ -269,7 +365,7 @@ impl McpSession {
                 answer.insert("error", Json::Object(error));
             }
         }
-        self.process.send(Json::Object(answer).to_compact());
+        self.send(Json::Object(answer));
     }
 
     /// Sends a notification.
@@ -277,7 +373,7 @@ impl McpSession {
         let mut message = Object::new();
         message.insert("jsonrpc", Json::str("2.0"));
         message.insert("method", Json::str(method));
-        self.process.send(Json::Object(message).to_compact());
+        self.send(Json::Object(message));
     }
 
     /// Why the server cannot be used, after `what` failed; the process is killed.
@@ -297,8 +393,10 @@ impl McpSession {
     /// `why`, with the end of the server's stderr; the process is killed.
     fn refuse(&mut self, why: &str) -> String {
         self.broken = true;
-        self.process.kill();
-        let tail = self.process.stderr_tail();
+        if let Wire::Stdio(process) = &mut self.wire {
+            process.kill();
+        }
+        let tail = self.stderr_tail();
         match tail.trim().is_empty() {
             true => why.to_owned(),
             false => format!("{why}; its stderr ends with:\n{}", tail.trim_end()),

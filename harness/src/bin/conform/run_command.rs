@@ -13,7 +13,7 @@ use vvoc_harness::load::suite::Suite;
 use vvoc_harness::load::vector::Vector;
 use vvoc_harness::mcp_client::run::{McpPlan, run_mcp};
 use vvoc_harness::mcp_client::schemas::section;
-use vvoc_harness::mcp_client::servers::McpOptions;
+use vvoc_harness::mcp_client::servers::{McpOptions, McpServer};
 use vvoc_harness::outcome::Outcome;
 use vvoc_harness::peer::options::PeerOptions;
 use vvoc_harness::peer::process::PeerCommand;
@@ -60,14 +60,14 @@ pub(crate) fn run(args: RunArgs) -> Result<u8> {
     }
     let level = level_of(&args)?;
     let selected = (vectors.len(), scenarios.len() + web.len());
-    if let Some(command) = &args.mcp {
+    if let Some(server) = mcp_server(&args) {
         let plan = McpPlan {
             vectors,
             scenarios,
             web,
             level,
             known: known.names(),
-            options: mcp_options(&args, command),
+            options: mcp_options(&args, server),
         };
         return run_over_mcp(&args, &suite, plan, selected);
     }
@@ -187,10 +187,19 @@ fn check_scratch(dir: &Path, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// The options of `--mcp`.
-fn mcp_options(args: &RunArgs, command: &str) -> McpOptions {
+/// The MCP server of `--mcp` or `--mcp-url`, if either is given.
+fn mcp_server(args: &RunArgs) -> Option<McpServer> {
+    match (&args.mcp, &args.mcp_url) {
+        (Some(command), _) => Some(McpServer::Command(command.clone())),
+        (None, Some(url)) => Some(McpServer::Url(url.clone())),
+        (None, None) => None,
+    }
+}
+
+/// The options of `--mcp` and `--mcp-url`.
+fn mcp_options(args: &RunArgs, server: McpServer) -> McpOptions {
     McpOptions {
-        command: command.to_owned(),
+        server,
         timeout: Duration::from_millis(args.timeout_ms),
         init_timeout: args.hello_timeout_ms.map(Duration::from_millis),
         jobs: args.jobs.max(1),
@@ -207,7 +216,7 @@ fn run_over_mcp(
     plan: McpPlan,
     selected: (usize, usize),
 ) -> Result<u8> {
-    let tested = tested(suite, Some(&plan.options.command));
+    let tested = tested(suite, Some(plan.options.server.as_str()));
     let run = run_mcp(plan);
     let mcp = Some(section(&run.schemas));
     if vvoc_harness::progress::stopping() {
@@ -222,11 +231,11 @@ fn run_over_mcp(
 /// The run's level: `--level`, by default `exact`, or over MCP `text`; over MCP only `verdict`
 /// and `text` can be observed, and `text` only there.
 fn level_of(args: &RunArgs) -> Result<Level> {
-    match (args.mcp.is_some(), args.level) {
+    match (args.mcp.is_some() || args.mcp_url.is_some(), args.level) {
         (false, None) => Ok(Level::Exact),
         (true, None) => Ok(Level::Text),
         (false, Some(Level::Text)) => bail!(
-            "--level text compares the one-line text of an MCP refusal: use it with --mcp (the levels of a peer or the reference are verdict, first, issues and exact)"
+            "--level text compares the one-line text of an MCP refusal: use it with --mcp or --mcp-url (the levels of a peer or the reference are verdict, first, issues and exact)"
         ),
         (true, Some(level @ (Level::First | Level::Issues | Level::Exact))) => bail!(
             "--level {level}: an MCP result shows a refusal as one text, not its issues one by one; the levels over MCP are verdict and text"
