@@ -435,7 +435,7 @@ fn written_like(right: &str, quoted: &str) -> String {
     let digits: Vec<char> = right.chars().collect();
     let mut out = String::new();
     for (i, c) in digits.iter().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(*c);
@@ -507,29 +507,27 @@ fn sweep(line: &str) -> Vec<Token> {
             && (at == 0
                 || !(bytes[at - 1].is_ascii_alphanumeric()
                     || matches!(bytes[at - 1], b'.' | b',' | b'_' | b'-')));
-        if starts_number {
-            if let Some(token) = token_at(line, at, false) {
-                let after = &line[at + token.text.len()..];
-                // The longest noun that follows ("input rules" before "rules").
-                let counted = after.strip_prefix(' ').and_then(|words| {
-                    COUNTED
-                        .iter()
-                        .filter(|noun| {
-                            words.strip_prefix(**noun).is_some_and(|tail| {
-                                !tail.starts_with(|c: char| c.is_ascii_alphanumeric())
-                            })
+        if starts_number && let Some(token) = token_at(line, at, false) {
+            let after = &line[at + token.text.len()..];
+            // The longest noun that follows ("input rules" before "rules").
+            let counted = after.strip_prefix(' ').and_then(|words| {
+                COUNTED
+                    .iter()
+                    .filter(|noun| {
+                        words.strip_prefix(**noun).is_some_and(|tail| {
+                            !tail.starts_with(|c: char| c.is_ascii_alphanumeric())
                         })
-                        .max_by_key(|noun| noun.len())
+                    })
+                    .max_by_key(|noun| noun.len())
+            });
+            at += token.text.len();
+            if let Some(noun) = counted {
+                out.push(Token {
+                    column: token.column,
+                    text: format!("{} {noun}", token.text),
                 });
-                at += token.text.len();
-                if let Some(noun) = counted {
-                    out.push(Token {
-                        column: token.column,
-                        text: format!("{} {noun}", token.text),
-                    });
-                }
-                continue;
             }
+            continue;
         }
         at += 1;
     }

@@ -40,10 +40,10 @@ pub fn coverage(root: &Path, rows: &[Row]) -> Result<Coverage> {
         .collect();
     for vector in vectors.iter().filter(|v| !v.expected.is_accept()) {
         for traced in validate_traced(vector.tool, &vector.input).1 {
-            if let Some(entry) = by_rule.get_mut(&traced.rule.to_string()) {
-                if !entry.vectors.contains(&vector.name()) {
-                    entry.vectors.push(vector.name());
-                }
+            if let Some(entry) = by_rule.get_mut(&traced.rule.to_string())
+                && !entry.vectors.contains(&vector.name())
+            {
+                entry.vectors.push(vector.name());
             }
         }
     }

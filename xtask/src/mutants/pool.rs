@@ -57,10 +57,10 @@ where
                             }
                             Ok(())
                         })();
-                        if let (Err(error), Ok(mut failure)) = (outcome, failure.lock()) {
-                            if !super::interrupt::stopping() {
-                                failure.get_or_insert(error);
-                            }
+                        if let (Err(error), Ok(mut failure)) = (outcome, failure.lock())
+                            && !super::interrupt::stopping()
+                        {
+                            failure.get_or_insert(error);
                         }
                     });
             if let (Err(error), Ok(mut failure)) = (spawned, failure.lock()) {

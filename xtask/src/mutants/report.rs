@@ -275,10 +275,10 @@ pub fn merge(reports: &[Report]) -> Result<Report> {
     let mut rows: BTreeMap<String, RowEntry> = BTreeMap::new();
     for report in reports {
         for row in &report.rows {
-            if let Some(earlier) = rows.get(&row.id) {
-                if earlier.outcome != row.outcome {
-                    bail!("the row {:?} has different outcomes in two reports", row.id);
-                }
+            if let Some(earlier) = rows.get(&row.id)
+                && earlier.outcome != row.outcome
+            {
+                bail!("the row {:?} has different outcomes in two reports", row.id);
             }
             rows.insert(row.id.clone(), row.clone());
         }
