@@ -22,19 +22,30 @@ impl Reference {
         matches!(tool, Tool::HashlineEdit | Tool::StrReplaceEditor)
     }
 
-    /// One call of `tool` with `input` (the call's `arguments`), as a `tools/call` result.
-    ///
-    /// A refused input is an error result whose text is the refusal's one-line form
-    /// (behaviour.md §1.6); an editor's path outside the root is an error result naming it,
-    /// and nothing is touched; otherwise the tool runs as the reference runs it.
-    pub fn call(&self, tool: Tool, input: &Json, session: &mut Session) -> CallToolResult {
-        let accepted = match validate_json(tool, input) {
-            Verdict::Accept(output) => output.into_object().unwrap_or_else(Object::new),
-            Verdict::Reject(issues) => return error_text(&one_line(&issues)),
-        };
+    /// The first step of a `tools/call` (its `arguments` as `input`): the normalized input of a
+    /// valid call, or the refusal's error result, whose text is the one-line form (behaviour.md
+    /// §1.6). Validation is pure, so a server may answer a refusal without waiting for the calls
+    /// before it.
+    pub fn validated(tool: Tool, input: &Json) -> Result<Object, Box<CallToolResult>> {
+        match validate_json(tool, input) {
+            Verdict::Accept(output) => Ok(output.into_object().unwrap_or_else(Object::new)),
+            Verdict::Reject(issues) => Err(Box::new(error_text(&one_line(&issues)))),
+        }
+    }
+
+    /// The rest of a valid call (`accepted` is its normalized input): an editor's path outside
+    /// the root is an error result naming it, and nothing is touched; otherwise the tool runs
+    /// as the reference runs it.
+    pub fn run(
+        &self,
+        tool: Tool,
+        input: &Json,
+        accepted: &Object,
+        session: &mut Session,
+    ) -> CallToolResult {
         match tool {
             Tool::HashlineEdit | Tool::StrReplaceEditor => {
-                if let Err(refusal) = self.policy.check(tool, &accepted) {
+                if let Err(refusal) = self.policy.check(tool, accepted) {
                     return error(refusal.to_string());
                 }
                 match exec::execute(tool, input, session) {
@@ -48,7 +59,7 @@ impl Reference {
             Tool::WebSearch | Tool::WebFetch => {
                 let call = execute_web(tool, input, &self.host);
                 match call.result {
-                    Ok(result) => web_result(&result, &accepted),
+                    Ok(result) => web_result(&result, accepted),
                     Err(text) => error_text(&text),
                 }
             }

@@ -9,5 +9,6 @@ pub mod host;
 pub mod http;
 pub mod policy;
 pub mod server;
+pub mod stdout;
 pub mod tools;
 pub mod transport;

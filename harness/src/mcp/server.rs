@@ -15,6 +15,7 @@ use vvoc_reference::Json;
 use vvoc_reference::exec::Session;
 
 use super::call::Reference;
+use super::stdout::ThreadedStdout;
 use super::tools::{Served, entry};
 use super::transport::{DeepArguments, LineTransport};
 use crate::json::bridge::dismantle;
@@ -32,6 +33,8 @@ pub struct Options {
 pub enum ServeError {
     /// The async runtime could not be built.
     Runtime(std::io::Error),
+    /// The thread writing standard output could not be started.
+    Output(std::io::Error),
     /// The connection did not start with the MCP handshake.
     Initialize(String),
     /// The service loop ended abnormally.
@@ -44,6 +47,12 @@ impl fmt::Display for ServeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ServeError::Runtime(error) => write!(f, "cannot start the async runtime: {error}"),
+            ServeError::Output(error) => {
+                write!(
+                    f,
+                    "cannot start the thread writing standard output: {error}"
+                )
+            }
             ServeError::Initialize(error) => write!(f, "the MCP handshake failed: {error}"),
             ServeError::Stopped(error) => write!(f, "the MCP service stopped: {error}"),
             ServeError::Listen(error) => write!(f, "cannot listen for HTTP: {error}"),
@@ -59,7 +68,8 @@ impl std::error::Error for ServeError {}
 ///
 /// As [`serve`].
 pub fn serve_stdio(options: Options) -> Result<(), ServeError> {
-    serve(options, tokio::io::stdin(), tokio::io::stdout())
+    let stdout = ThreadedStdout::start().map_err(ServeError::Output)?;
+    serve(options, tokio::io::stdin(), stdout)
 }
 
 /// Serves MCP over `read` and `write` until the client closes its end (a client that leaves
@@ -178,13 +188,24 @@ impl ServerHandler for Handler {
             dismantle(arguments);
             input
         });
+        // A refusal is answered at once: only a valid call waits for the editing session and
+        // runs on the blocking pool.
+        let accepted = match Reference::validated(tool, &input) {
+            Ok(accepted) => accepted,
+            Err(refusal) => return Ok(CallToolResponse::from(*refusal)),
+        };
         let reference = Arc::clone(&self.reference);
         let done = if Reference::uses_session(tool) {
             let mut session = Arc::clone(&self.session).lock_owned().await;
-            tokio::task::spawn_blocking(move || reference.call(tool, &input, &mut session)).await
+            tokio::task::spawn_blocking(move || {
+                reference.run(tool, &input, &accepted, &mut session)
+            })
+            .await
         } else {
-            tokio::task::spawn_blocking(move || reference.call(tool, &input, &mut Session::new()))
-                .await
+            tokio::task::spawn_blocking(move || {
+                reference.run(tool, &input, &accepted, &mut Session::new())
+            })
+            .await
         };
         done.map(CallToolResponse::from).map_err(|error| {
             let said = error.try_into_panic().map(|p| panic_message(&*p));
