@@ -286,6 +286,52 @@ fn a_path_outside_the_root_is_refused_naming_path_and_root_and_nothing_is_touche
 }
 
 #[test]
+fn the_editors_own_answers_are_left_to_them_a_relative_editor_path_and_a_name_too_long() {
+    let root = tempfile::tempdir().expect("a temporary folder");
+    let mut client = Client::start(&["--root", &root_arg(root.path())]);
+    // `..` leads outside the root, but str_replace_editor refuses a relative path itself and
+    // touches nothing (execution.md §2.2): its own text, not the policy's.
+    let result = client.call(
+        1,
+        "str_replace_editor",
+        json!({"command": "view", "path": ".."}),
+    );
+    assert_eq!(
+        text_of(&result),
+        (
+            "Error: The path .. is not an absolute path, it should start with `/`. Maybe you meant /..?"
+                .to_owned(),
+            false
+        ),
+        "{result}"
+    );
+    // A name too long to exist inside the root raises the runtime's error, as upstream's does.
+    let long = format!("{}/{}.txt", root_arg(root.path()), "a".repeat(260));
+    let result = client.call(
+        2,
+        "str_replace_editor",
+        json!({"command": "create", "path": long, "file_text": "x"}),
+    );
+    let (text, is_error) = text_of(&result);
+    assert!(is_error, "{result}");
+    assert!(
+        text.starts_with("ENAMETOOLONG: name too long, open '"),
+        "{text}"
+    );
+    // A relative hashline_edit path is still checked: it resolves against the root.
+    let result = client.call(
+        3,
+        "hashline_edit",
+        json!({"filePath": "../escape.txt", "edits": [{"op": "append", "lines": ["x"]}]}),
+    );
+    let (text, is_error) = text_of(&result);
+    assert!(
+        is_error && text.starts_with("refused by the host policy"),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_symlink_inside_the_root_that_points_outside_is_refused() {
     let outside = tempfile::tempdir().expect("a temporary folder");
     let root = tempfile::tempdir().expect("a temporary folder");

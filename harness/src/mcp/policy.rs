@@ -162,6 +162,11 @@ impl Policy {
             let Some(value) = accepted.get(field).and_then(Json::as_string) else {
                 continue;
             };
+            // `str_replace_editor` answers a path that is not absolute with its own text and
+            // touches nothing (execution.md §2.2), so the policy leaves that answer to it.
+            if tool == Tool::StrReplaceEditor && value.units().first() != Some(&u16::from(b'/')) {
+                continue;
+            }
             let path = value.to_str().ok_or(Refusal::NotUnicode { tool, field })?;
             let (resolved, linked) =
                 self.resolve(Path::new(&path))
@@ -219,12 +224,15 @@ impl Policy {
                             stack.extend(components_reversed(&target));
                         }
                         Ok(_) => out = next,
-                        // A part that does not exist yet (or sits under a file) is taken as
-                        // written: nothing below it can be a link.
+                        // A part that does not exist yet (or sits under a file, or whose name is
+                        // too long to exist) is taken as written: nothing below it can be a
+                        // link, and the editor meets the same error and says so itself.
                         Err(error)
                             if matches!(
                                 error.kind(),
-                                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                                io::ErrorKind::NotFound
+                                    | io::ErrorKind::NotADirectory
+                                    | io::ErrorKind::InvalidFilename
                             ) =>
                         {
                             out = next;
