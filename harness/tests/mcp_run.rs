@@ -17,10 +17,6 @@ fn fake() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/fake_server.py")
 }
 
-fn known_failures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/known-failures.json")
-}
-
 /// The run's `conformance.json` as plain JSON (read as `cargo xtask mutants` reads it, so inputs
 /// of any depth are fine).
 fn report(dir: &tempfile::TempDir) -> serde_json::Value {
@@ -38,14 +34,11 @@ fn python3() -> bool {
 }
 
 #[test]
-fn conform_mcp_passes_every_reject_vector_at_text_and_every_editor_scenario_but_its_listed_limits()
-{
+fn conform_mcp_passes_every_reject_vector_at_text_and_every_editor_scenario() {
     let dir = tempfile::tempdir().expect("a report folder");
     let output = Command::new(CONFORM)
         .args(["run", "--failures", "5", "--mcp"])
         .arg(format!("{CONFORM} mcp --root {{root}}"))
-        .arg("--known-failures")
-        .arg(known_failures())
         .arg("--report")
         .arg(dir.path())
         .output()
@@ -63,7 +56,7 @@ fn conform_mcp_passes_every_reject_vector_at_text_and_every_editor_scenario_but_
         let accept = result["expected"].get("accept").is_some();
         let outcome = result["outcome"].as_str();
         assert!(
-            matches!(outcome, Some("not-observable" | "pass" | "known-fail")),
+            matches!(outcome, Some("not-observable" | "pass")),
             "{result}"
         );
         if accept {
@@ -94,8 +87,6 @@ fn a_planted_schema_difference_and_a_changed_refusal_text_fail_the_run_naming_th
             &command,
         ])
         .args(["--tool", "web_search", "--tool", "web_fetch"])
-        .arg("--known-failures")
-        .arg(known_failures())
         .arg("--report")
         .arg(dir.path())
         .output()
@@ -172,8 +163,6 @@ fn a_server_that_crashes_mid_call_is_a_crash_and_is_restarted_for_the_rest() {
     let output = Command::new(CONFORM)
         .args(["run", "--only", "vectors", "--tool", "work_item_close"])
         .args(["--failures", "none", "--mcp", &command])
-        .arg("--known-failures")
-        .arg(known_failures())
         .arg("--report")
         .arg(dir.path())
         .output()

@@ -5,6 +5,7 @@ use vvoc_reference::exec::web::{Host, execute_web};
 use vvoc_reference::exec::{self, Outcome, Session};
 use vvoc_reference::{JsString, Json, Object, Tool, Verdict, one_line, validate_json};
 
+use super::exact::ExactTexts;
 use super::policy::Policy;
 use crate::json::bridge::to_serde_lossy;
 
@@ -13,6 +14,8 @@ use crate::json::bridge::to_serde_lossy;
 pub struct Reference {
     pub policy: Policy,
     pub host: Host,
+    /// How texts with lone surrogates go out: exact on stdio, lossy over HTTP.
+    pub exact: ExactTexts,
 }
 
 impl Reference {
@@ -26,10 +29,10 @@ impl Reference {
     /// valid call, or the refusal's error result, whose text is the one-line form (behaviour.md
     /// §1.6). Validation is pure, so a server may answer a refusal without waiting for the calls
     /// before it.
-    pub fn validated(tool: Tool, input: &Json) -> Result<Object, Box<CallToolResult>> {
+    pub fn validated(&self, tool: Tool, input: &Json) -> Result<Object, Box<CallToolResult>> {
         match validate_json(tool, input) {
             Verdict::Accept(output) => Ok(output.into_object().unwrap_or_else(Object::new)),
-            Verdict::Reject(issues) => Err(Box::new(error_text(&one_line(&issues)))),
+            Verdict::Reject(issues) => Err(Box::new(self.error_text(&one_line(&issues)))),
         }
     }
 
@@ -50,17 +53,17 @@ impl Reference {
                 }
                 match exec::execute(tool, input, session) {
                     Ok(Outcome::Output(text)) => {
-                        CallToolResult::success(vec![ContentBlock::text(text.to_string_lossy())])
+                        CallToolResult::success(vec![ContentBlock::text(self.exact.text(&text))])
                     }
-                    Ok(Outcome::Throws(text)) => error_text(&text),
+                    Ok(Outcome::Throws(text)) => self.error_text(&text),
                     Err(not_executed) => error(not_executed.to_string()),
                 }
             }
             Tool::WebSearch | Tool::WebFetch => {
                 let call = execute_web(tool, input, &self.host);
                 match call.result {
-                    Ok(result) => web_result(&result, accepted),
-                    Err(text) => error_text(&text),
+                    Ok(result) => web_result(&result, accepted, &self.exact),
+                    Err(text) => self.error_text(&text),
                 }
             }
             Tool::WorkItemOpen
@@ -73,16 +76,21 @@ impl Reference {
             )),
         }
     }
+
+    /// An error result with a text of the reference.
+    fn error_text(&self, text: &JsString) -> CallToolResult {
+        error(self.exact.text(text))
+    }
 }
 
 /// A web tool's result object as an MCP result: `output` as text content, each attachment
 /// as image content (an image) or an embedded resource (a PDF, under the requested URL), and
 /// `metadata` as structured content.
-fn web_result(result: &Json, accepted: &Object) -> CallToolResult {
+fn web_result(result: &Json, accepted: &Object, exact: &ExactTexts) -> CallToolResult {
     let member = |name: &str| result.as_object().and_then(|o| o.get(name));
     let mut content = Vec::new();
     if let Some(output) = member("output").and_then(Json::as_string) {
-        content.push(ContentBlock::text(output.to_string_lossy()));
+        content.push(ContentBlock::text(exact.text(output)));
     }
     let requested = accepted
         .get("url")
@@ -126,9 +134,4 @@ fn attachment_block(attachment: &Json, requested: &str) -> Option<ContentBlock> 
 /// An error result with one text.
 fn error(text: String) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(text)])
-}
-
-/// An error result with a text of the reference (lone surrogates shown as U+FFFD).
-fn error_text(text: &JsString) -> CallToolResult {
-    error(text.to_string_lossy())
 }

@@ -15,6 +15,7 @@ use vvoc_reference::Json;
 use vvoc_reference::exec::Session;
 
 use super::call::Reference;
+use super::exact::ExactTexts;
 use super::stdout::ThreadedStdout;
 use super::tools::{Served, entry};
 use super::transport::{DeepArguments, LineTransport};
@@ -67,8 +68,11 @@ impl std::error::Error for ServeError {}
 /// # Errors
 ///
 /// As [`serve`].
-pub fn serve_stdio(options: Options) -> Result<(), ServeError> {
-    let stdout = ThreadedStdout::start().map_err(ServeError::Output)?;
+pub fn serve_stdio(mut options: Options) -> Result<(), ServeError> {
+    // Only this writer puts exact texts back, so only over stdio are they kept.
+    options.reference.exact = ExactTexts::kept();
+    let stdout =
+        ThreadedStdout::start(options.reference.exact.clone()).map_err(ServeError::Output)?;
     serve(options, tokio::io::stdin(), stdout)
 }
 
@@ -190,7 +194,7 @@ impl ServerHandler for Handler {
         });
         // A refusal is answered at once: only a valid call waits for the editing session and
         // runs on the blocking pool.
-        let accepted = match Reference::validated(tool, &input) {
+        let accepted = match self.reference.validated(tool, &input) {
             Ok(accepted) => accepted,
             Err(refusal) => return Ok(CallToolResponse::from(*refusal)),
         };

@@ -14,9 +14,13 @@ use std::thread::JoinHandle;
 
 use tokio::io::AsyncWrite;
 
+use super::exact::ExactTexts;
+
 /// Standard output behind a writer thread; dropping it waits until everything is written.
 #[derive(Debug)]
 pub struct ThreadedStdout {
+    /// Texts with lone surrogates, put back into each message as it is sent.
+    exact: ExactTexts,
     /// The bytes of the message being written, sent at the next flush.
     buffer: Vec<u8>,
     sender: Option<Sender<Vec<u8>>>,
@@ -31,7 +35,7 @@ impl ThreadedStdout {
     /// # Errors
     ///
     /// The thread cannot be started.
-    pub fn start() -> io::Result<ThreadedStdout> {
+    pub fn start(exact: ExactTexts) -> io::Result<ThreadedStdout> {
         let (sender, receiver) = channel::<Vec<u8>>();
         let failed = Arc::new(AtomicBool::new(false));
         let failing = Arc::clone(&failed);
@@ -51,6 +55,7 @@ impl ThreadedStdout {
                 }
             })?;
         Ok(ThreadedStdout {
+            exact,
             buffer: Vec::new(),
             sender: Some(sender),
             failed,
@@ -82,7 +87,7 @@ impl AsyncWrite for ThreadedStdout {
         if this.buffer.is_empty() {
             return Poll::Ready(Ok(()));
         }
-        let bytes = std::mem::take(&mut this.buffer);
+        let bytes = this.exact.restore(std::mem::take(&mut this.buffer));
         let sent = this.sender.as_ref().is_some_and(|s| s.send(bytes).is_ok());
         Poll::Ready(match sent && !this.failed.load(Ordering::SeqCst) {
             true => Ok(()),
@@ -102,7 +107,7 @@ impl Drop for ThreadedStdout {
         if !self.buffer.is_empty()
             && let Some(sender) = self.sender.as_ref()
         {
-            let _ = sender.send(std::mem::take(&mut self.buffer));
+            let _ = sender.send(self.exact.restore(std::mem::take(&mut self.buffer)));
         }
         // The thread ends once the channel is closed and drained.
         self.sender = None;

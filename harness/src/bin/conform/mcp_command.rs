@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use anyhow::{Context as _, Result};
 use clap::Args;
 use vvoc_harness::mcp::call::Reference;
+use vvoc_harness::mcp::exact::ExactTexts;
 use vvoc_harness::mcp::host::web_host;
 use vvoc_harness::mcp::http::{endpoint_url, loopback_address, serve_http};
 use vvoc_harness::mcp::policy::Policy;
@@ -74,7 +75,11 @@ pub(crate) fn run(args: McpArgs) -> Result<u8> {
     std::env::set_current_dir(&root)
         .with_context(|| format!("--root {}: cannot enter it", root.display()))?;
     let policy = Policy::new(&root)?;
-    let reference = Reference { policy, host };
+    let reference = Reference {
+        policy,
+        host,
+        exact: ExactTexts::lossy(),
+    };
     let options = Options { served, reference };
     match listen {
         None => serve_stdio(options).context("conform mcp")?,
