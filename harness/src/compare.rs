@@ -135,6 +135,19 @@ impl ToolResult {
         }
     }
 
+    /// The content as words: `content of N blocks (text, image, ...)`.
+    pub fn blocks(&self) -> String {
+        let kinds: Vec<&str> = self
+            .content
+            .iter()
+            .map(|c| match c {
+                Content::Text(_) => "text",
+                Content::Other(kind) => kind.as_str(),
+            })
+            .collect();
+        format!("content of {} blocks ({})", kinds.len(), kinds.join(", "))
+    }
+
     /// The result as JSON: `{"isError": B, "content": [{"type": T, "text": S}, ...]}` (a block
     /// of another type without its data).
     pub fn to_json(&self) -> Json {
@@ -178,19 +191,7 @@ pub fn describe_mcp(expected: &Verdict, received: &ToolResult) -> String {
     let shown = match (received.single_text(), received.content.is_empty()) {
         (Some(t), _) => format!("the text {}", text(t)),
         (None, true) => "no content".to_owned(),
-        (None, false) => format!(
-            "content of {} blocks ({})",
-            received.content.len(),
-            received
-                .content
-                .iter()
-                .map(|c| match c {
-                    Content::Text(_) => "text",
-                    Content::Other(kind) => kind.as_str(),
-                })
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        (None, false) => received.blocks(),
     };
     let kind = match received.is_error {
         true => "an error result",

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use vvoc_reference::{JsString, Json, Tool};
 
-use crate::compare::{Content, Level};
+use crate::compare::Level;
 use crate::mcp_client::servers::{Server, Servers};
 use crate::outcome::Failure;
 use crate::peer::options::Unusable;
@@ -205,17 +205,8 @@ impl Executor for Steps<'_, '_> {
             (Some(text), false) => Ok(Reply::Output(text.clone())),
             (Some(text), true) => Ok(Reply::Throws(text.clone())),
             (None, _) => Err(Failure::Error(format!(
-                "the result is not one text content but {} blocks ({})",
-                result.content.len(),
-                result
-                    .content
-                    .iter()
-                    .map(|c| match c {
-                        Content::Text(_) => "text",
-                        Content::Other(kind) => kind.as_str(),
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                "the result is not one text content but {}",
+                result.blocks()
             ))),
         }
     }
