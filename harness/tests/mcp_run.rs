@@ -188,3 +188,54 @@ fn a_server_that_crashes_mid_call_is_a_crash_and_is_restarted_for_the_rest() {
     // Every reject vector after it was answered by a restarted server.
     assert!(totals["pass"].as_u64() > Some(100), "{totals}");
 }
+
+#[test]
+fn a_server_that_lists_badly_or_talks_unasked_is_classified_without_a_hang_and_is_gone() {
+    if !python3() {
+        eprintln!("python3 not found: skipped");
+        return;
+    }
+    // (mode, exit code, what the run says)
+    let cases: [(&str, i32, &str); 4] = [
+        (
+            "missing",
+            0,
+            "371 vectors of tools the implementation does not claim are counted apart (unsupported)",
+        ),
+        ("not-object", 2, "web_search: differs at (root)"),
+        ("notify", 0, "verdict 394/394, text 394/394"),
+        (
+            "list-error",
+            3,
+            "the server is unusable: the server answered tools/list with an error: JSON-RPC error -32603: the tools are out to lunch",
+        ),
+    ];
+    for (mode, code, says) in cases {
+        let marker = format!("{mode}-{}", std::process::id());
+        let command = format!(
+            "python3 {} {mode} {CONFORM} {{root}} {marker}",
+            fake().display()
+        );
+        let began = Instant::now();
+        let output = Command::new(CONFORM)
+            .args(["run", "--only", "vectors", "--failures", "none"])
+            .args([
+                "--tool",
+                "web_search",
+                "--tool",
+                "web_fetch",
+                "--mcp",
+                &command,
+            ])
+            .output()
+            .expect("conform runs");
+        let said = text(&output);
+        assert_eq!(output.status.code(), Some(code), "{mode}: {said}");
+        assert!(said.contains(says), "{mode}: {said}");
+        assert!(began.elapsed() < Duration::from_secs(60), "{mode}: {said}");
+        assert!(
+            !common::still_running_after(&marker, Duration::from_secs(2)),
+            "{mode}: the server outlived the run"
+        );
+    }
+}

@@ -8,7 +8,11 @@ changing what MODE says:
   web_fetch refusal's text ends with " (planted)";
 - silent: never answers anything (initialize included), and sleeps;
 - crash: the first tools/call of work_item_close that reaches any process started with this
-  MARKER file absent creates the file and exits without answering (later processes relay).
+  MARKER file absent creates the file and exits without answering (later processes relay);
+- missing: tools/list leaves web_fetch out;
+- not-object: tools/list gives web_search an inputSchema that is a string, not an object;
+- notify: every answer comes after a notification nobody asked for (a log message);
+- list-error: tools/list is answered with a JSON-RPC error.
 """
 
 import json
@@ -59,8 +63,29 @@ def main():
         asked = pending.pop(answer.get("id"), {})
         if mode == "plant":
             change(asked, answer)
+        if asked.get("method") == "tools/list":
+            answer = listing(mode, answer)
+        if mode == "notify":
+            notice = {"jsonrpc": "2.0", "method": "notifications/message",
+                      "params": {"level": "info", "data": "unasked"}}
+            sys.stdout.write(json.dumps(notice) + "\n")
         sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
+
+
+def listing(mode, answer):
+    """The tools/list answer as MODE has it."""
+    tools = answer.get("result", {}).get("tools", [])
+    if mode == "missing":
+        answer["result"]["tools"] = [t for t in tools if t["name"] != "web_fetch"]
+    if mode == "not-object":
+        for tool in tools:
+            if tool["name"] == "web_search":
+                tool["inputSchema"] = "an object, really"
+    if mode == "list-error":
+        return {"jsonrpc": "2.0", "id": answer.get("id"),
+                "error": {"code": -32603, "message": "the tools are out to lunch"}}
+    return answer
 
 
 def change(asked, answer):
