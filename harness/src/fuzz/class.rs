@@ -68,6 +68,9 @@ pub enum Kind {
     Received,
     /// Both have the same issues, in another order.
     Order,
+    /// An MCP server refused, but the text of its error result differs from the one-line form
+    /// of the expected refusal from this issue on (or it is no single text).
+    Text,
     /// The peer gave no verdict: how it failed (without the failure's text).
     Failed(Failure),
     /// The `--against` peer gave no verdict.
@@ -91,6 +94,7 @@ impl Kind {
             Kind::Expected => "expected".to_owned(),
             Kind::Received => "received".to_owned(),
             Kind::Order => "order".to_owned(),
+            Kind::Text => "text".to_owned(),
             Kind::Failed(f) => f.outcome().as_str().to_owned(),
             Kind::AgainstFailed(f) => format!("against-{}", f.outcome()),
             Kind::Unsupported => "unsupported".to_owned(),
@@ -112,7 +116,8 @@ impl Kind {
             | Kind::Message
             | Kind::Expected
             | Kind::Received
-            | Kind::Order => true,
+            | Kind::Order
+            | Kind::Text => true,
         }
     }
 }

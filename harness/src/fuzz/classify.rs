@@ -6,9 +6,9 @@ use std::collections::BTreeSet;
 
 use vvoc_reference::catalog::{Node, Tool};
 use vvoc_reference::rule::Pattern;
-use vvoc_reference::{Issue, JsString, Json, Object, Verdict, validate_traced};
+use vvoc_reference::{Issue, JsString, Json, Object, Verdict, one_line, validate_traced};
 
-use crate::compare::{Level, matches};
+use crate::compare::{Level, ToolResult, matches, matches_mcp};
 use crate::fuzz::align::{Difference, Member, difference};
 use crate::fuzz::class::{Class, Kind};
 use crate::fuzz::names::RuleNames;
@@ -60,6 +60,12 @@ impl Classifier {
                 }
                 Some(self.verdicts(tool, input, e, r, level))
             }
+            // Not sent to an MCP server (the reference accepts it, or it is no object).
+            (Answer::Verdict(_), Answer::NotObservable(_)) => None,
+            (Answer::Verdict(e), Answer::Mcp(r)) => match matches_mcp(e, r, level) {
+                true => None,
+                false => Some(self.mcp(tool, input, e, r)),
+            },
             (Answer::Verdict(_), other) => {
                 let kind = silent(other, Kind::Failed, Kind::Unsupported);
                 Some(at_root(tool, kind))
@@ -68,6 +74,31 @@ impl Classifier {
                 let kind = silent(other, Kind::AgainstFailed, Kind::AgainstUnsupported);
                 Some(at_root(tool, kind))
             }
+        }
+    }
+
+    /// The class of an MCP result that differs from the expected verdict: a refusal answered
+    /// by a plain result is `accepted` at the refusal's first issue; an error result whose
+    /// text differs is `text` at the first issue whose part of the one-line form the text does
+    /// not carry, or at the root when it carries the whole form and more; an error result to an
+    /// accepted input (never sent) is `refused` at the root.
+    fn mcp(&self, tool: Tool, input: &Json, expected: &Verdict, received: &ToolResult) -> Class {
+        let issues = match expected {
+            Verdict::Reject(issues) => issues,
+            Verdict::Accept(_) => return at_root(tool, Kind::Refused),
+        };
+        let text = received.single_text().map(JsString::units).unwrap_or(&[]);
+        let (differing, kind) = match received.is_error {
+            false => (issues.first(), Kind::Accepted),
+            true => {
+                let carried = |n: &usize| text.starts_with(one_line(&issues[..=*n]).units());
+                let first = (0..issues.len()).find(|n| !carried(n));
+                (first.map(|n| &issues[n]), Kind::Text)
+            }
+        };
+        match differing {
+            Some(issue) => self.by_issue(tool, input, issue, kind),
+            None => at_root(tool, kind),
         }
     }
 
@@ -405,5 +436,47 @@ mod tests {
             class.map(|c| c.kind.name()),
             Some("against-crash".to_owned())
         );
+    }
+
+    #[test]
+    fn an_mcp_result_is_classed_by_the_first_issue_its_text_lacks_or_at_the_root() {
+        use crate::compare::Content;
+        let c = Classifier::new(&[]);
+        let (input, expected) = reference(r#"{"count":21}"#);
+        let issues = match &expected {
+            Answer::Verdict(Verdict::Reject(issues)) => issues.clone(),
+            _ => Vec::new(),
+        };
+        let result = |is_error: bool, text: JsString| {
+            Answer::Mcp(ToolResult {
+                is_error,
+                content: vec![Content::Text(text)],
+            })
+        };
+        let class = |received: &Answer, level| {
+            c.classify(Tool::WebSearch, &input, &expected, received, level)
+                .map(|c| c.to_string())
+        };
+        let exact = result(true, one_line(&issues));
+        assert_eq!(class(&exact, Level::Text), None);
+        let first = result(true, one_line(&issues[..1]));
+        assert_eq!(
+            class(&first, Level::Text),
+            Some("web_search count:maximum text".to_owned())
+        );
+        assert_eq!(class(&first, Level::Verdict), None);
+        let mut longer = one_line(&issues);
+        longer.push_str(" (planted)");
+        assert_eq!(
+            class(&result(true, longer), Level::Text),
+            Some("web_search (root) text".to_owned())
+        );
+        let plain = result(false, JsString::from("searched"));
+        assert_eq!(
+            class(&plain, Level::Verdict),
+            Some("web_search query:required accepted".to_owned())
+        );
+        let unsent = Answer::NotObservable("accepted".to_owned());
+        assert_eq!(class(&unsent, Level::Text), None);
     }
 }

@@ -33,6 +33,8 @@ pub(crate) struct Found {
     pub(crate) inputs: u64,
     /// How many of them disagree.
     pub(crate) findings: u64,
+    /// How many of them an MCP server was not asked about (not observable over MCP).
+    pub(crate) not_observable: u64,
     /// The classes, each with its first input.
     pub(crate) classes: BTreeMap<Class, First>,
     /// Which of the run's rules fired, by their index in the run's rule list.
@@ -47,6 +49,7 @@ impl Found {
         Found {
             inputs: 0,
             findings: 0,
+            not_observable: 0,
             classes: BTreeMap::new(),
             fired: vec![false; rules],
             unusable: None,
@@ -57,6 +60,7 @@ impl Found {
     pub(crate) fn merge(&mut self, other: Found) {
         self.inputs += other.inputs;
         self.findings += other.findings;
+        self.not_observable += other.not_observable;
         for (class, first) in other.classes {
             self.keep(class, first);
         }

@@ -59,6 +59,11 @@ pub struct Fuzzed {
     pub inputs: u64,
     /// How many of them disagree.
     pub findings: u64,
+    /// How many of them were not sent to an MCP server: the reference accepts them (the call
+    /// would execute the tool), or they are no JSON object.
+    pub not_observable: u64,
+    /// Whether the received side is an MCP server (`--mcp`).
+    pub over_mcp: bool,
     /// The classes, in class order.
     pub classes: Vec<Finding>,
     /// Which rules fired.

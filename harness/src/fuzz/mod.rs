@@ -17,6 +17,7 @@ pub(crate) mod found;
 pub mod fuzzed;
 pub mod generate;
 pub(crate) mod grow;
+pub mod mcp_side;
 pub mod mutate;
 pub mod names;
 pub mod options;

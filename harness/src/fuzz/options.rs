@@ -5,6 +5,7 @@ use std::time::Duration;
 use vvoc_reference::Tool;
 
 use crate::compare::Level;
+use crate::mcp_client::servers::McpOptions;
 use crate::peer::options::PeerOptions;
 
 /// How a fuzz run is carried out.
@@ -15,6 +16,9 @@ pub struct Options {
     pub peer: Option<PeerOptions>,
     /// What the peer is compared against; `None` is the reference in process.
     pub against: Option<PeerOptions>,
+    /// An MCP server under test instead of a peer (`--mcp`): the inputs the reference refuses
+    /// are sent to it as `tools/call`s; compared at `verdict` or `text`.
+    pub mcp: Option<McpOptions>,
     /// Only these tools (all the peers implement when empty).
     pub tools: Vec<Tool>,
     /// How many inputs.
@@ -37,6 +41,7 @@ impl Options {
         Options {
             peer: None,
             against: None,
+            mcp: None,
             tools: Vec::new(),
             count,
             seed: 1,

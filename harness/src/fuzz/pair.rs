@@ -1,11 +1,13 @@
 //! The two sides a fuzz run compares, each the in-process reference or a peer session, fed the
 //! same inputs: pipelined up to a window, answers matched by tag, each peer side pumped as
-//! `conform run` pumps its peers (a failed process restarted, what it left sent again).
+//! `conform run` pumps its peers (a failed process restarted, what it left sent again); an MCP
+//! side (`conform fuzz --mcp`) is asked one input at a time.
 
 use std::collections::{HashMap, VecDeque};
 
 use vvoc_reference::{Json, Tool, Verdict};
 
+use crate::fuzz::mcp_side::McpSide;
 use crate::outcome::Answer;
 use crate::peer::options::Unusable;
 use crate::peer::pump::Pump;
@@ -18,6 +20,8 @@ pub enum Side<'p, 'o> {
     Reference,
     /// A peer session (boxed: a side is moved between threads, the reference's is nothing).
     Peer(Box<PeerSession<'p, 'o>>),
+    /// An MCP server, asked about the inputs the reference refuses.
+    Mcp(Box<McpSide<'p, 'o>>),
 }
 
 impl Side<'_, '_> {
@@ -26,6 +30,7 @@ impl Side<'_, '_> {
         match self {
             Side::Reference => {}
             Side::Peer(session) => session.finish(),
+            Side::Mcp(side) => side.finish(),
         }
     }
 
@@ -34,6 +39,7 @@ impl Side<'_, '_> {
         match self {
             Side::Reference => {}
             Side::Peer(session) => session.abandon(),
+            Side::Mcp(side) => side.finish(),
         }
     }
 }
@@ -90,8 +96,9 @@ impl<'p, 'o> Pair<'p, 'o> {
     ) -> Result<(), Unusable> {
         let window = self.window.max(1);
         let mut pumps = [&mut self.expected, &mut self.received].map(|side| match side {
-            Side::Reference => None,
-            Side::Peer(session) => Some(Pump::new(session, window)),
+            Side::Reference => Driver::Reference,
+            Side::Peer(session) => Driver::Pump(Pump::new(session, window)),
+            Side::Mcp(side) => Driver::Mcp(side),
         });
         let mut flight: HashMap<usize, Slot> = HashMap::new();
         // The tags each peer side has yet to be sent for the first time.
@@ -110,12 +117,21 @@ impl<'p, 'o> Pair<'p, 'o> {
                     item,
                     answers: [None, None],
                 };
-                for (i, pump) in pumps.iter().enumerate() {
+                for (i, pump) in pumps.iter_mut().enumerate() {
                     match pump {
-                        None => {
+                        Driver::Reference => {
                             slot.answers[i] = Some(Answer::Verdict(slot.item.reference.clone()))
                         }
-                        Some(_) => fresh[i].push_back(tag),
+                        Driver::Mcp(side) => {
+                            let Item {
+                                tool,
+                                input,
+                                reference,
+                                ..
+                            } = &slot.item;
+                            slot.answers[i] = Some(side.answer(*tool, input, reference)?)
+                        }
+                        Driver::Pump(_) => fresh[i].push_back(tag),
                     }
                 }
                 match slot.answers {
@@ -127,7 +143,7 @@ impl<'p, 'o> Pair<'p, 'o> {
             }
             let check = |tag: usize| flight.get(&tag).map(|s| (s.item.tool, &s.item.input));
             for (pump, fresh) in pumps.iter_mut().zip(&mut fresh) {
-                if let Some(pump) = pump {
+                if let Driver::Pump(pump) = pump {
                     pump.fill(|| fresh.pop_front(), check);
                 }
             }
@@ -138,7 +154,7 @@ impl<'p, 'o> Pair<'p, 'o> {
                 }
             }
             for (i, pump) in pumps.iter_mut().enumerate() {
-                let Some(pump) = pump else { continue };
+                let Driver::Pump(pump) = pump else { continue };
                 pump.step(|tag, answer, _| {
                     if let Some(slot) = flight.get_mut(&tag) {
                         slot.answers[i] = Some(answer);
@@ -152,6 +168,13 @@ impl<'p, 'o> Pair<'p, 'o> {
             }
         }
     }
+}
+
+/// How one side of a run is asked: answered in process, pumped, or asked synchronously.
+enum Driver<'s, 'p, 'o> {
+    Reference,
+    Pump(Pump<'s, 'p, 'o>),
+    Mcp(&'s mut McpSide<'p, 'o>),
 }
 
 fn complete(slot: Slot) -> Answered {

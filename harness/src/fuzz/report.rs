@@ -8,7 +8,7 @@ use std::path::Path;
 
 use vvoc_reference::{Json, Object, Tool};
 
-use crate::compare::describe;
+use crate::compare::{describe, describe_mcp};
 use crate::fuzz::fuzzed::{Finding, Fuzzed};
 use crate::outcome::{Answer, Failure};
 use crate::protocol::hello::Implementation;
@@ -48,6 +48,9 @@ pub fn summary(run: &Fuzzed) -> String {
         );
     }
     let _ = writeln!(out, "{}", findings(run));
+    if run.over_mcp {
+        let _ = writeln!(out, "{}", not_observable(run));
+    }
     if !run.classes.is_empty() {
         let width = run
             .classes
@@ -114,6 +117,9 @@ pub fn json(run: &Fuzzed) -> Json {
     o.insert("tools", Json::Array(tools));
     o.insert("inputs", Json::Number(run.inputs as f64));
     o.insert("findings", Json::Number(run.findings as f64));
+    if run.over_mcp {
+        o.insert("not_observable", Json::Number(run.not_observable as f64));
+    }
     o.insert("timed_out", Json::Bool(run.timed_out));
     o.insert(
         "unusable",
@@ -159,6 +165,9 @@ pub fn markdown(run: &Fuzzed) -> String {
         who(&run.peer),
         who(&run.against)
     );
+    if run.over_mcp {
+        let _ = writeln!(out, "{}\n", not_observable(run));
+    }
     if let Some(reason) = &run.unusable {
         let _ = writeln!(out, "The run stopped: the peer is unusable: {reason}\n");
     }
@@ -265,6 +274,7 @@ pub fn vector_files(run: &Fuzzed) -> Vec<(String, String)> {
 pub fn what(finding: &Finding) -> String {
     match (&finding.expected, &finding.received) {
         (Answer::Verdict(e), Answer::Verdict(r)) => describe(e, r),
+        (Answer::Verdict(e), Answer::Mcp(r)) => format!("the MCP server: {}", describe_mcp(e, r)),
         (Answer::Verdict(_), other) => format!("the peer {}", failure(other)),
         (other, _) => format!("the --against peer {}", failure(other)),
     }
@@ -323,6 +333,16 @@ fn hello(implementation: &Implementation) -> Json {
     o.insert("version", Json::str(&implementation.version));
     o.insert("language", Json::str(&implementation.language));
     Json::Object(o)
+}
+
+/// The line on the inputs an MCP server was not asked about.
+fn not_observable(run: &Fuzzed) -> String {
+    format!(
+        "over MCP: {} not observable and not sent (the reference accepts them, and a call would \
+         execute the tool; or they are no JSON object); {} sent as tools/call",
+        count(run.not_observable, "input", "inputs"),
+        run.inputs.saturating_sub(run.not_observable)
+    )
 }
 
 fn tools(n: usize) -> String {

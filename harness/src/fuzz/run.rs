@@ -1,6 +1,7 @@
 //! A fuzz run from start to end: the two sides opened and greeted, the tools both implement,
 //! the generation phase on `--jobs` workers (each with a pair of sides of its own), the classes
-//! merged and shrunk on the workers' pairs, and the sides closed.
+//! merged and shrunk on the workers' pairs, and the sides closed. With `--mcp` the received
+//! side is an MCP server (`fuzz/mcp_side.rs`), asked about the inputs the reference refuses.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -12,11 +13,13 @@ use crate::fuzz::error::FuzzError;
 use crate::fuzz::found::Found;
 use crate::fuzz::fuzzed::{Fuzzed, Rules};
 use crate::fuzz::generate::Generator;
+use crate::fuzz::mcp_side::McpSide;
 use crate::fuzz::options::{Options, Progress};
 use crate::fuzz::oracle::shrink_all;
 use crate::fuzz::pair::{Pair, Side};
 use crate::fuzz::rules::RuleList;
 use crate::fuzz::work::Work;
+use crate::mcp_client::servers::Servers;
 use crate::peer::options::{PeerOptions, Peers, Unusable};
 use crate::peer::session::PeerSession;
 use crate::protocol::hello::Implementation;
@@ -35,6 +38,7 @@ pub fn fuzz(
     let sides = Peered {
         received: peers(options.peer.as_ref())?,
         expected: peers(options.against.as_ref())?,
+        mcp: options.mcp.as_ref().map(Servers::new),
     };
     let (first, greeted) = sides.greet(options)?;
     let generator = Generator::new(&greeted.tools, vectors);
@@ -68,6 +72,8 @@ pub fn fuzz(
         tools: greeted.tools,
         inputs: found.inputs,
         findings: found.findings,
+        not_observable: found.not_observable,
+        over_mcp: options.mcp.is_some(),
         classes,
         rules: Rules {
             inventory: rules.len(),
@@ -81,10 +87,12 @@ pub fn fuzz(
     })
 }
 
-/// The peers of the two sides (`None` for a side that is the reference).
+/// The peers of the two sides (`None` for a side that is the reference), and the MCP servers
+/// that are the received side instead of a peer (`--mcp`).
 struct Peered<'o> {
     received: Option<Peers<'o>>,
     expected: Option<Peers<'o>>,
+    mcp: Option<Servers<'o>>,
 }
 
 /// What the first sessions said: the two hellos and the tools both sides implement.
@@ -107,9 +115,22 @@ impl<'o> Peered<'o> {
     /// Starts the first session of each side and finds the tools both sides implement among the
     /// selected ones.
     fn greet(&self, options: &Options) -> Result<(Firsts<'_, 'o>, Greeted), FuzzError> {
-        let received = session(self.received.as_ref())?;
-        let expected = session(self.expected.as_ref())?;
-        let (peer, against) = (hello(&received), hello(&expected));
+        let mut received = self.received_session()?;
+        let mut expected = match session(self.expected.as_ref()) {
+            Ok(expected) => expected,
+            Err(error) => {
+                received.finish();
+                return Err(error);
+            }
+        };
+        let (peer, against) = match (hello(&mut received), hello(&mut expected)) {
+            (Ok(peer), Ok(against)) => (peer, against),
+            (Err(reason), _) | (_, Err(reason)) => {
+                received.finish();
+                expected.finish();
+                return Err(FuzzError::Unusable(reason));
+            }
+        };
         let tools: Vec<Tool> = Tool::ALL
             .into_iter()
             .filter(|t| options.tools.is_empty() || options.tools.contains(t))
@@ -179,7 +200,7 @@ impl<'o> Peered<'o> {
         let sides = match first {
             Some(sides) => Ok(sides),
             None => session(self.expected.as_ref())
-                .and_then(|expected| Ok((expected, session(self.received.as_ref())?))),
+                .and_then(|expected| Ok((expected, self.received_session()?))),
         };
         let mut pair = match sides {
             Ok((expected, received)) => Pair {
@@ -228,6 +249,13 @@ impl<'o> Peered<'o> {
             }
             stderr_tail.push_str(&ended.stderr);
         }
+        if let Some(servers) = self.mcp {
+            let (gone, stderr) = servers.end();
+            if unusable.is_none() {
+                unusable = gone.map(|u| u.0);
+            }
+            stderr_tail.push_str(&stderr);
+        }
         match violations.is_empty() {
             true => Ok(Closed {
                 unusable,
@@ -241,12 +269,26 @@ impl<'o> Peered<'o> {
     fn stopped(&self) -> bool {
         self.received.as_ref().is_some_and(Peers::stopped)
             || self.expected.as_ref().is_some_and(Peers::stopped)
+            || self.mcp.as_ref().is_some_and(Servers::stopped)
     }
 
     /// Gives up both sides' peers: the run ends.
     fn give_up(&self, reason: Unusable) {
         for peers in [&self.received, &self.expected].into_iter().flatten() {
             peers.give_up(reason.clone());
+        }
+        if let Some(servers) = &self.mcp {
+            servers.give_up(reason);
+        }
+    }
+
+    /// A session of the received side: an MCP server's, a peer's, or the reference.
+    fn received_session(&self) -> Result<Side<'_, 'o>, FuzzError> {
+        match &self.mcp {
+            Some(servers) => McpSide::start(servers)
+                .map(|side| Side::Mcp(Box::new(side)))
+                .map_err(FuzzError::Unusable),
+            None => session(self.received.as_ref()),
         }
     }
 }
@@ -268,11 +310,13 @@ fn session<'p, 'o>(peers: Option<&'p Peers<'o>>) -> Result<Side<'p, 'o>, FuzzErr
     }
 }
 
-/// What a side said in its hello (the reference's own, in process).
-fn hello(side: &Side<'_, '_>) -> Implementation {
+/// What a side said in its hello (the reference's own, in process; an MCP server's
+/// `initialize` and `tools/list`).
+fn hello(side: &mut Side<'_, '_>) -> Result<Implementation, Unusable> {
     match side {
-        Side::Reference => Implementation::reference(),
-        Side::Peer(session) => session.hello().clone(),
+        Side::Reference => Ok(Implementation::reference()),
+        Side::Peer(session) => Ok(session.hello().clone()),
+        Side::Mcp(side) => side.hello(),
     }
 }
 

@@ -15,6 +15,7 @@ use crate::fuzz::generate::Generator;
 use crate::fuzz::options::{Options, Progress};
 use crate::fuzz::pair::{Answered, Item, Pair, Side};
 use crate::fuzz::rules::RuleList;
+use crate::outcome::Answer;
 
 /// How many indexes a worker takes at once.
 const CHUNK: u64 = 64;
@@ -77,6 +78,9 @@ impl<'a> Work<'a> {
         let mut unreported = 0;
         let mut sink = |answered: Option<Answered>| {
             found.inputs += 1;
+            if let Some(Answer::NotObservable(_)) = answered.as_ref().map(|a| &a.received) {
+                found.not_observable += 1;
+            }
             let class = answered.as_ref().and_then(|a| {
                 let (tool, input) = (a.item.tool, &a.item.input);
                 let level = self.options.level;

@@ -148,7 +148,7 @@ pub fn run_mcp(plan: McpPlan) -> McpRun {
 
 /// The implementation a run talked to: who the server said it is, the tools of the suite it
 /// serves, and those of them that have scenarios.
-fn implementation(info: &ServerInfo, served: &[String]) -> Implementation {
+pub(crate) fn implementation(info: &ServerInfo, served: &[String]) -> Implementation {
     Implementation {
         name: info.name.clone(),
         version: info.version.clone(),

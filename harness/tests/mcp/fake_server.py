@@ -6,6 +6,8 @@ It relays newline-delimited JSON-RPC between its client and a real `CONFORM mcp 
 changing what MODE says:
 - plant: tools/list serves web_search with `count`'s maximum 21 instead of 20, and every
   web_fetch refusal's text ends with " (planted)";
+- bound: web_search's calls behave as if `count`'s maximum were 21: a count of 21 loses its
+  issue from the refusal text, and a refusal left without issues is a plain result;
 - silent: never answers anything (initialize included), and sleeps;
 - crash: the first tools/call of work_item_close that reaches any process started with this
   MARKER file absent creates the file and exits without answering (later processes relay);
@@ -63,6 +65,8 @@ def main():
         asked = pending.pop(answer.get("id"), {})
         if mode == "plant":
             change(asked, answer)
+        if mode == "bound":
+            bound(asked, answer)
         if asked.get("method") == "tools/list":
             answer = listing(mode, answer)
         if mode == "notify":
@@ -99,6 +103,27 @@ def change(asked, answer):
     if asked.get("method") == "tools/call" and asked["params"]["name"] == "web_fetch":
         if result.get("isError"):
             result["content"][0]["text"] += " (planted)"
+
+
+def bound(asked, answer):
+    result = answer.get("result")
+    if result is None or asked.get("method") != "tools/call":
+        return
+    params = asked["params"]
+    arguments = params.get("arguments") or {}
+    if params["name"] != "web_search" or not result.get("isError"):
+        return
+    count = arguments.get("count")
+    if type(count) not in (int, float) or count != 21:
+        return
+    head = "INVALID_INPUT: "
+    text = result["content"][0]["text"]
+    parts = [p for p in text[len(head):].split(" | ") if not p.startswith("count: ")]
+    if parts:
+        result["content"][0]["text"] = head + " | ".join(parts)
+    else:
+        result["content"] = [{"type": "text", "text": "planted: searched"}]
+        result["isError"] = False
 
 
 main()

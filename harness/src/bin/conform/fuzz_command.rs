@@ -14,8 +14,10 @@ use vvoc_harness::fuzz::report;
 use vvoc_harness::fuzz::run::fuzz;
 use vvoc_harness::load::sources::Source;
 use vvoc_harness::load::suite::load_sources;
+use vvoc_harness::mcp_client::servers::{McpOptions, McpServer};
 use vvoc_harness::peer::options::PeerOptions;
 use vvoc_harness::peer::process::PeerCommand;
+use vvoc_harness::scenario::scratch::default_parent;
 use vvoc_reference::{Json, Tool};
 
 use super::{FAILED, OK, UNUSABLE, write_out};
@@ -26,13 +28,19 @@ use super::{FAILED, OK, UNUSABLE, write_out};
     conform fuzz --peer \"python3 my_peer.py\" --count 100000 --out reports/fuzz\n  \
     conform fuzz --peer \"./my-impl\" --tool web_fetch --level verdict --seed 7\n  \
     conform fuzz --peer \"./new-impl\" --against \"./old-impl\" --jobs 2 --time-limit 60\n  \
+    conform fuzz --mcp \"conform mcp --root {root}\" --count 10000   # refusals as tools/calls\n  \
     conform fuzz --dry-run --count 100000          # generation alone: rate, rules that never fire\n\n\
     Exit codes: 0 no finding; 2 findings; 1 usage error; 3 a peer is unusable.")]
 pub(crate) struct FuzzArgs {
     /// The implementation under test: a command speaking the JSON Lines peer protocol (split
     /// into words like a shell would, run without a shell), e.g. "python3 my_peer.py".
-    #[arg(long, value_name = "CMD", required_unless_present = "dry_run")]
+    #[arg(long, value_name = "CMD", required_unless_present_any = ["dry_run", "mcp"])]
     peer: Option<String>,
+    /// Test an MCP server started by this command instead of a peer ("{root}" is replaced by
+    /// a scratch directory of its own): the inputs the reference refuses are sent to it as
+    /// tools/calls, the ones it accepts are not observable (a call would execute the tool).
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["peer", "against", "dry_run"])]
+    mcp: Option<String>,
     /// Compare with this second peer instead of the reference in process, e.g. an older
     /// version of the implementation.
     #[arg(long, value_name = "CMD")]
@@ -46,9 +54,10 @@ pub(crate) struct FuzzArgs {
     /// The seed: the same seed and count give the same inputs and findings, whatever --jobs.
     #[arg(long, default_value_t = 1, value_name = "S")]
     seed: u64,
-    /// How much of an answer must match: verdict, first, issues or exact.
-    #[arg(long, default_value = "exact", value_name = "LEVEL")]
-    level: Level,
+    /// How much of an answer must match: verdict, first, issues or exact (default exact);
+    /// over --mcp verdict or text (default text).
+    #[arg(long, value_name = "LEVEL")]
+    level: Option<Level>,
     /// How many peer processes (and workers) run at once.
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=64))]
     jobs: u64,
@@ -102,13 +111,20 @@ pub(crate) fn run(args: FuzzArgs) -> Result<u8> {
         options.window = 64;
         Ok(options)
     };
+    let mcp = args.mcp.as_ref().map(|command| McpOptions {
+        timeout: Duration::from_millis(args.timeout_ms),
+        jobs: args.jobs as usize,
+        max_restarts: args.max_restarts,
+        ..McpOptions::new(McpServer::Command(command.clone()), default_parent())
+    });
     let options = Options {
         peer: args.peer.as_ref().map(peer_options).transpose()?,
         against: args.against.as_ref().map(peer_options).transpose()?,
+        mcp,
         tools,
         count: args.count,
         seed: args.seed,
-        level: args.level,
+        level: level_of(&args)?,
         jobs: args.jobs as usize,
         time_limit,
         shrink_budget: args.shrink_budget,
@@ -150,6 +166,19 @@ pub(crate) fn run(args: FuzzArgs) -> Result<u8> {
         0 => OK,
         _ => FAILED,
     })
+}
+
+/// The run's level: `--level`, by default `exact`, or over MCP `text`; over MCP only `verdict`
+/// and `text` can be observed.
+fn level_of(args: &FuzzArgs) -> Result<Level> {
+    match (args.mcp.is_some(), args.level) {
+        (false, None) => Ok(Level::Exact),
+        (true, None) => Ok(Level::Text),
+        (true, Some(level @ (Level::First | Level::Issues | Level::Exact))) => bail!(
+            "--level {level}: an MCP result shows a refusal as one text, not its issues one by one; the levels over MCP are verdict and text"
+        ),
+        (_, Some(level)) => Ok(level),
+    }
 }
 
 /// The progress line on stderr: rewritten in place on a terminal, a line every few seconds
