@@ -7,7 +7,6 @@ mod common;
 mod mcp_clients;
 
 use std::net::TcpListener;
-use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
@@ -16,12 +15,6 @@ use mcp_clients::Listening;
 use vvoc_harness::json::ser::Embedded;
 use vvoc_harness::report::conformance::Conformance;
 use vvoc_reference::Json;
-
-/// What `conform mcp --listen` fails over HTTP (where rmcp reads the body before the call is
-/// seen), apart from what it fails over stdio.
-fn known_failures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/known-failures-http.json")
-}
 
 /// `conform run --mcp-url URL` with more arguments, its report in `dir`.
 fn run(url: &str, args: &[&str], dir: &tempfile::TempDir) -> Output {
@@ -51,24 +44,11 @@ fn closed_port() -> u16 {
 }
 
 #[test]
-fn conform_mcp_over_http_passes_every_reject_vector_at_text_but_its_listed_limits() {
+fn conform_mcp_over_http_passes_every_reject_vector_at_text() {
     let root = tempfile::tempdir().expect("a root");
     let server = Listening::start(&["--root".as_ref(), root.path().as_os_str()]);
     let dir = tempfile::tempdir().expect("a report folder");
-    let known = known_failures();
-    let known = known.to_str().expect("a UTF-8 path");
-    let output = run(
-        &server.url,
-        &[
-            "--only",
-            "vectors",
-            "--failures",
-            "5",
-            "--known-failures",
-            known,
-        ],
-        &dir,
-    );
+    let output = run(&server.url, &["--only", "vectors", "--failures", "5"], &dir);
     let said = text(&output);
     assert_eq!(output.status.code(), Some(0), "{said}");
     assert!(said.contains("the run is judged at text"), "{said}");
@@ -84,7 +64,7 @@ fn conform_mcp_over_http_passes_every_reject_vector_at_text_but_its_listed_limit
     for result in results {
         let outcome = result["outcome"].as_str();
         assert!(
-            matches!(outcome, Some("not-observable" | "pass" | "known-fail")),
+            matches!(outcome, Some("not-observable" | "pass")),
             "{result}"
         );
         if result["expected"].get("accept").is_some() {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::{BodyExt as _, Full};
+use http_body_util::{BodyExt as _, Full, Limited};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Request, Response, StatusCode};
@@ -18,6 +18,8 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
+use super::deep::DeepArguments;
+use super::exact::ExactTexts;
 use super::server::{Handler, Options, ServeError, runtime};
 use super::transport::MAX_LINE;
 
@@ -85,8 +87,17 @@ pub fn endpoint_url(address: SocketAddr) -> String {
 pub fn serve_http(options: Options, listener: std::net::TcpListener) -> Result<(), ServeError> {
     let runtime = runtime()?;
     let bound = listener.local_addr().map_err(ServeError::Listen)?;
-    let Options { served, reference } = options;
+    let Options {
+        served,
+        mut reference,
+    } = options;
+    // Every answer passes through `answer` below, which puts exact texts back, and every request
+    // body through `request`, which reads what serde_json cannot (`exact.rs`, `deep.rs`).
+    let exact = ExactTexts::kept();
+    reference.exact = exact.clone();
+    let deep = DeepArguments::default();
     let reference = Arc::new(reference);
+    let handlers = deep.clone();
     // rmcp's defaults but for two: the `Host` a client sends may also name the address listened
     // on (127.0.0.2, say), and a body may be as long as a line of the stdio server.
     let hosts = ["localhost", "127.0.0.1", "::1"].map(str::to_owned);
@@ -94,7 +105,7 @@ pub fn serve_http(options: Options, listener: std::net::TcpListener) -> Result<(
         .with_allowed_hosts(hosts.into_iter().chain([bound.ip().to_string()]))
         .with_max_request_body_bytes(MAX_LINE);
     let service = StreamableHttpService::new(
-        move || Ok(Handler::new(served.clone(), Arc::clone(&reference))),
+        move || Ok(Handler::new(served.clone(), Arc::clone(&reference)).with_deep(handlers.clone())),
         Arc::new(LocalSessionManager::default()),
         config,
     );
@@ -111,16 +122,19 @@ pub fn serve_http(options: Options, listener: std::net::TcpListener) -> Result<(
                     continue;
                 }
             };
-            let service = service.clone();
+            let (service, exact, deep) = (service.clone(), exact.clone(), deep.clone());
             tokio::spawn(async move {
                 let answer = service_fn(move |request: Request<hyper::body::Incoming>| {
-                    let service = service.clone();
+                    let (service, exact, deep) = (service.clone(), exact.clone(), deep.clone());
                     async move {
-                        if request.uri().path() == ENDPOINT {
-                            Ok::<_, std::convert::Infallible>(service.handle(request).await)
-                        } else {
-                            Ok(not_found())
+                        if request.uri().path() != ENDPOINT {
+                            return Ok::<_, std::convert::Infallible>(not_found());
                         }
+                        let request = match readable(request, &deep).await {
+                            Ok(request) => request,
+                            Err(refused) => return Ok(refused),
+                        };
+                        Ok(exactly(service.handle(request).await, exact))
                     }
                 });
                 // A connection that fails (the client left, a malformed request) ends alone.
@@ -133,8 +147,51 @@ pub fn serve_http(options: Options, listener: std::net::TcpListener) -> Result<(
     })
 }
 
+/// A request as rmcp reads it: a body `serde_json` cannot read but that is a `tools/call` the
+/// contract reads goes on with a stand-in for its arguments (`deep.rs`); any other body as it
+/// came. A body over [`MAX_LINE`] is 413, as rmcp answers it.
+async fn readable(
+    request: Request<hyper::body::Incoming>,
+    deep: &DeepArguments,
+) -> Result<Request<Full<Bytes>>, Answer> {
+    let (parts, body) = request.into_parts();
+    let Ok(collected) = Limited::new(body, MAX_LINE).collect().await else {
+        let mut response = Response::new(
+            Full::new(Bytes::from(format!(
+                "Payload Too Large: a request body may hold at most {MAX_LINE} bytes\n"
+            )))
+            .boxed(),
+        );
+        *response.status_mut() = StatusCode::PAYLOAD_TOO_LARGE;
+        return Err(response);
+    };
+    let bytes = collected.to_bytes();
+    let bytes = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        Ok(_) => bytes,
+        Err(_) => match deep.stand_in(&bytes).map(|m| serde_json::to_vec(&m)) {
+            Some(Ok(message)) => Bytes::from(message),
+            Some(Err(_)) | None => bytes,
+        },
+    };
+    Ok(Request::from_parts(parts, Full::new(bytes)))
+}
+
+/// rmcp's answer with every text held as a stand-in put back exactly (`exact.rs`): each
+/// server-sent event is one frame, so a stand-in never falls across two.
+fn exactly(answer: Answer, exact: ExactTexts) -> Answer {
+    answer.map(|body| {
+        body.map_frame(move |frame| {
+            frame.map_data(|data| Bytes::from(exact.restore(data.to_vec())))
+        })
+        .boxed()
+    })
+}
+
+/// An HTTP answer as rmcp writes them.
+type Answer = Response<http_body_util::combinators::BoxBody<Bytes, std::convert::Infallible>>;
+
 /// The answer outside [`ENDPOINT`].
-fn not_found() -> Response<http_body_util::combinators::BoxBody<Bytes, std::convert::Infallible>> {
+fn not_found() -> Answer {
     let mut response = Response::new(
         Full::new(Bytes::from(format!(
             "Not Found: the MCP endpoint is {ENDPOINT}\n"

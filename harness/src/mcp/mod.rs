@@ -5,6 +5,7 @@
 //! rmcp's handler over all of them, and `http` the same over Streamable HTTP.
 
 pub mod call;
+pub mod deep;
 pub mod exact;
 pub mod host;
 pub mod http;

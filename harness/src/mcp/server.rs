@@ -15,10 +15,11 @@ use vvoc_reference::Json;
 use vvoc_reference::exec::Session;
 
 use super::call::Reference;
+use super::deep::DeepArguments;
 use super::exact::ExactTexts;
 use super::stdout::ThreadedStdout;
 use super::tools::{Served, entry};
-use super::transport::{DeepArguments, LineTransport};
+use super::transport::LineTransport;
 use crate::json::bridge::dismantle;
 use crate::panic::panic_message;
 
@@ -139,7 +140,7 @@ impl Handler {
     }
 
     /// The handler taking a call's arguments from `deep` when the reader kept them there.
-    fn with_deep(self, deep: DeepArguments) -> Handler {
+    pub(super) fn with_deep(self, deep: DeepArguments) -> Handler {
         Handler { deep, ..self }
     }
 }
@@ -172,9 +173,9 @@ impl ServerHandler for Handler {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
+        _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let deep = self.deep.take(&context.id);
+        let deep = self.deep.take(request.arguments.as_ref());
         let Some(tool) = self.served.get(&request.name) else {
             let served: Vec<&str> = self.served.tools().iter().map(|t| t.id()).collect();
             return Err(ErrorData::invalid_params(

@@ -4,16 +4,17 @@
 //! official SDKs do the same), so a client that sent one waits forever for the answer. JSON-RPC
 //! 2.0 answers it with a parse error (-32700), and so does this reader; writing stays rmcp's.
 //!
-//! A `tools/call` whose arguments nest deeper than `serde_json` reads (128 levels) is still JSON,
-//! and the contract reads any depth: the reader hands rmcp the call with empty arguments and
-//! keeps the arguments, read by the contract's parser, in [`DeepArguments`] under the request's
-//! id, where the handler takes them; the call gets its verdict like any other.
+//! A `tools/call` whose arguments `serde_json` cannot read (nested past 128 levels, a number past
+//! a double, a lone surrogate) is still JSON the contract reads: the reader hands rmcp the call
+//! with a stand-in for its arguments ([`DeepArguments`]), and the call gets its verdict like any
+//! other.
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::RoleServer;
+
+use super::deep::DeepArguments;
 use rmcp::model::{ErrorData, RequestId};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -24,26 +25,6 @@ use vvoc_reference::Json;
 /// The longest line read, in bytes (rmcp's default): a longer one is answered with an invalid
 /// request error and dropped, without being held in memory.
 pub const MAX_LINE: usize = DEFAULT_MAX_LINE_LENGTH;
-
-/// The arguments of `tools/call` requests too deep for `serde_json`, by request id: put by the
-/// reader, taken by the handler when rmcp hands it the call.
-#[derive(Clone, Debug, Default)]
-pub struct DeepArguments(Arc<Mutex<Vec<(RequestId, Json)>>>);
-
-impl DeepArguments {
-    fn put(&self, id: RequestId, arguments: Json) {
-        let mut kept = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        kept.retain(|(kept_id, _)| *kept_id != id);
-        kept.push((id, arguments));
-    }
-
-    /// The arguments kept for the request `id`, if the reader kept some.
-    pub fn take(&self, id: &RequestId) -> Option<Json> {
-        let mut kept = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        let at = kept.iter().position(|(kept_id, _)| kept_id == id)?;
-        Some(kept.swap_remove(at).1)
-    }
-}
 
 /// A JSON-RPC error being written: an answer to a bad line, finished before the next line is read.
 type Pending = Pin<Box<dyn Future<Output = Result<(), std::io::Error>> + Send>>;
@@ -170,12 +151,8 @@ where
                 ),
                 Read::Line => {
                     let line = std::mem::take(&mut self.line);
-                    match read_message(&line) {
+                    match read_message(&line, &self.deep) {
                         Line::Message(message) => return Some(*message),
-                        Line::Deep(message, id, arguments) => {
-                            self.deep.put(id, arguments);
-                            return Some(*message);
-                        }
                         Line::Ignored => continue,
                         Line::Error(error, id) => {
                             let reply = TxJsonRpcMessage::<RoleServer>::error(error, id);
@@ -198,8 +175,6 @@ where
 /// What a line holds.
 enum Line {
     Message(Box<RxJsonRpcMessage<RoleServer>>),
-    /// A `tools/call` with empty arguments, its id, and its arguments as the contract reads them.
-    Deep(Box<RxJsonRpcMessage<RoleServer>>, RequestId, Json),
     /// Nothing to answer: an empty line, or a notification rmcp does not know (a notification
     /// is never answered).
     Ignored,
@@ -210,7 +185,7 @@ enum Line {
 /// Reads one line: a message, or the standard error it gets (-32700 for text that is not JSON,
 /// also nested past `serde_json`'s 128 levels; -32602 for a request of a known method whose
 /// parameters do not fit; -32600 for JSON that is no JSON-RPC message).
-fn read_message(line: &[u8]) -> Line {
+fn read_message(line: &[u8], deep: &DeepArguments) -> Line {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
     if line.iter().all(u8::is_ascii_whitespace) {
@@ -232,10 +207,10 @@ fn read_message(line: &[u8]) -> Line {
             .and_then(Json::as_object)
             .and_then(|o| o.get("id"))
             .and_then(request_id);
-        if let (Some(value), Some(id)) = (value, id.clone())
-            && let Some((message, arguments)) = deep_call(value, &id)
+        if let Some(message) = deep.stand_in(line)
+            && let Ok(message) = serde_json::from_value(message)
         {
-            return Line::Deep(message, id, arguments);
+            return Line::Message(Box::new(message));
         }
         return Line::Error(
             ErrorData::parse_error(format!("Parse error: {error}"), None),
@@ -260,31 +235,6 @@ fn read_message(line: &[u8]) -> Line {
         ),
         (_, _, id) => invalid_request(&error, id),
     }
-}
-
-/// A `tools/call` request (JSON-RPC 2.0, an id, params with a string `name` and object
-/// `arguments`) as rmcp can read it, its arguments left empty, and its arguments; other members
-/// of its params are dropped.
-fn deep_call(value: Json, id: &RequestId) -> Option<(Box<RxJsonRpcMessage<RoleServer>>, Json)> {
-    let mut object = value.into_object()?;
-    let text = |json: Option<&Json>| json.and_then(Json::as_string).and_then(|s| s.to_str());
-    if text(object.get("jsonrpc")).as_deref() != Some("2.0")
-        || text(object.get("method")).as_deref() != Some("tools/call")
-    {
-        return None;
-    }
-    let mut params = object.remove("params")?.into_object()?;
-    let name = text(params.get("name"))?;
-    let arguments = params.remove("arguments")?;
-    arguments.as_object()?;
-    let message = serde_json::json!({
-        "jsonrpc": "2.0",
-        "id": id,
-        "method": "tools/call",
-        "params": {"name": name, "arguments": {}},
-    });
-    let message = serde_json::from_value(message).ok()?;
-    Some((Box::new(message), arguments))
 }
 
 fn invalid_request(error: &serde_json::Error, id: Option<RequestId>) -> Line {
