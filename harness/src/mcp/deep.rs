@@ -6,11 +6,10 @@
 //! argument a client sends can pass for one, and it is keyed by a number of its own, not by the
 //! request's id, which two HTTP sessions may share.
 
-use std::collections::hash_map::RandomState;
-use std::hash::BuildHasher as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use rmcp::model::RequestId;
 use vvoc_reference::Json;
 
 /// The arguments kept for calls whose stand-in rmcp carries; shared by the reader (or the HTTP
@@ -28,7 +27,7 @@ struct Kept {
 
 impl Default for DeepArguments {
     fn default() -> Self {
-        let token = RandomState::new().hash_one(std::process::id());
+        let token = super::exact::token();
         DeepArguments(Arc::new(Kept {
             marker: format!("\u{FDD0}conform-arguments-{token:016x}"),
             next: AtomicU64::new(0),
@@ -38,12 +37,11 @@ impl Default for DeepArguments {
 }
 
 impl DeepArguments {
-    /// The JSON-RPC message of `text` (one request) as rmcp can read it, when `serde_json`
-    /// cannot read `text` and the contract's parser reads a `tools/call` (JSON-RPC 2.0, an id,
-    /// a string `name`, object `arguments`): its arguments kept and replaced by a stand-in; other
-    /// members of its params are dropped. `None` for anything else.
-    pub fn stand_in(&self, text: &[u8]) -> Option<serde_json::Value> {
-        let value = Json::parse(std::str::from_utf8(text).ok()?).ok()?;
+    /// The JSON-RPC message `value` (one request, which `serde_json` cannot read, as the
+    /// contract's parser read it) as rmcp can read it, when it is a `tools/call` (JSON-RPC 2.0,
+    /// an id, a string `name`, object `arguments`): its arguments kept and replaced by a
+    /// stand-in; other members of its params are dropped. `None` for anything else.
+    pub fn stand_in(&self, value: Json) -> Option<serde_json::Value> {
         let mut object = value.into_object()?;
         let string = |json: Option<&Json>| json.and_then(Json::as_string).and_then(|s| s.to_str());
         if string(object.get("jsonrpc")).as_deref() != Some("2.0")
@@ -51,15 +49,7 @@ impl DeepArguments {
         {
             return None;
         }
-        let id = match object.get("id")? {
-            Json::String(text) => serde_json::Value::String(text.to_str()?),
-            Json::Number(n) if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 =>
-            {
-                #[expect(clippy::cast_possible_truncation, reason = "integral and within i64")]
-                serde_json::Value::from(*n as i64)
-            }
-            _ => return None,
-        };
+        let id = serde_json::to_value(request_id(object.get("id")?)?).ok()?;
         let mut params = object.remove("params")?.into_object()?;
         let name = string(params.get("name"))?;
         let arguments = params.remove("arguments")?;
@@ -98,6 +88,23 @@ impl DeepArguments {
     }
 }
 
+/// A request id of the contract's JSON model as rmcp reads one: an integer or a string.
+pub fn request_id(id: &Json) -> Option<RequestId> {
+    match id {
+        Json::String(text) => text.to_str().map(|t| RequestId::String(t.into())),
+        #[expect(clippy::cast_possible_truncation, reason = "integral and within i64")]
+        Json::Number(n) if n.fract() == 0.0 && n.abs() < 9.2e18 => {
+            Some(RequestId::Number(*n as i64))
+        }
+        Json::Null | Json::Bool(_) | Json::Number(_) | Json::Array(_) | Json::Object(_) => None,
+    }
+}
+
+/// The contract's reading of `text`, when it is JSON.
+pub fn parsed(text: &[u8]) -> Option<Json> {
+    Json::parse(std::str::from_utf8(text).ok()?).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,7 +114,9 @@ mod tests {
         let deep = DeepArguments::default();
         let text = br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"web_search","arguments":{"query":"a\ud800","count":1e400}}}"#;
         assert!(serde_json::from_slice::<serde_json::Value>(text).is_err());
-        let message = deep.stand_in(text).expect("a stand-in");
+        let message = deep
+            .stand_in(parsed(text).expect("JSON"))
+            .expect("a stand-in");
         assert_eq!(message["id"], 7);
         assert_eq!(message["params"]["name"], "web_search");
         let arguments = message["params"]["arguments"].as_object();
@@ -125,10 +134,12 @@ mod tests {
     fn other_messages_and_ordinary_arguments_are_not_stand_ins() {
         let deep = DeepArguments::default();
         assert!(
-            deep.stand_in(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
-                .is_none()
+            deep.stand_in(
+                parsed(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#).expect("JSON")
+            )
+            .is_none()
         );
-        assert!(deep.stand_in(b"not json").is_none());
+        assert!(parsed(b"not json").is_none());
         let ordinary = serde_json::json!({"query": "q"});
         assert!(deep.take(ordinary.as_object()).is_none());
         // A client's member that looks like a stand-in is not one: the marker holds a token.

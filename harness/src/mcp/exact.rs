@@ -6,6 +6,7 @@
 
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher as _;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -20,8 +21,6 @@ pub struct ExactTexts(Option<Arc<Kept>>);
 struct Kept {
     /// Each stand-in as a JSON string literal, and the exact text's literal.
     waiting: Mutex<Vec<(String, String)>>,
-    /// A token of this process, so that no text a client sent can pass for a stand-in.
-    token: u64,
     next: AtomicU64,
 }
 
@@ -30,7 +29,6 @@ impl ExactTexts {
     pub fn kept() -> ExactTexts {
         ExactTexts(Some(Arc::new(Kept {
             waiting: Mutex::new(Vec::new()),
-            token: RandomState::new().hash_one(std::process::id()),
             next: AtomicU64::new(0),
         })))
     }
@@ -50,7 +48,7 @@ impl ExactTexts {
             return text.to_string_lossy();
         };
         let n = kept.next.fetch_add(1, Ordering::Relaxed);
-        let stand_in = format!("\u{FDD0}{:016x}-{n}\u{FDD1}", kept.token);
+        let stand_in = format!("\u{FDD0}{:016x}-{n}\u{FDD1}", token());
         let exact = Json::String(text.clone()).to_compact();
         if let Ok(mut waiting) = kept.waiting.lock() {
             waiting.push((format!("\"{stand_in}\""), exact));
@@ -82,6 +80,13 @@ impl ExactTexts {
         });
         line.into_bytes()
     }
+}
+
+/// A number of this process that no client can guess, which the stand-ins of texts and of
+/// arguments (`deep.rs`) carry, so that nothing a client sends can pass for one.
+pub fn token() -> u64 {
+    static TOKEN: OnceLock<u64> = OnceLock::new();
+    *TOKEN.get_or_init(|| RandomState::new().hash_one(std::process::id()))
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
-use super::deep::DeepArguments;
+use super::deep::{DeepArguments, parsed};
 use super::exact::ExactTexts;
 use super::server::{Handler, Options, ServeError, runtime};
 use super::transport::MAX_LINE;
@@ -168,7 +168,10 @@ async fn readable(
     let bytes = collected.to_bytes();
     let bytes = match serde_json::from_slice::<serde_json::Value>(&bytes) {
         Ok(_) => bytes,
-        Err(_) => match deep.stand_in(&bytes).map(|m| serde_json::to_vec(&m)) {
+        Err(_) => match parsed(&bytes)
+            .and_then(|value| deep.stand_in(value))
+            .map(|m| serde_json::to_vec(&m))
+        {
             Some(Ok(message)) => Bytes::from(message),
             Some(Err(_)) | None => bytes,
         },

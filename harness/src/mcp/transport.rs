@@ -14,7 +14,7 @@ use std::pin::Pin;
 
 use rmcp::RoleServer;
 
-use super::deep::DeepArguments;
+use super::deep::{DeepArguments, parsed, request_id};
 use rmcp::model::{ErrorData, RequestId};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -199,15 +199,13 @@ fn read_message(line: &[u8], deep: &DeepArguments) -> Line {
         // JSON nested past serde_json's limit is still JSON: the contract's parser reads any
         // depth, so a tools/call gets its verdict, and another answer carries the request's id:
         // the client is not left waiting.
-        let value = std::str::from_utf8(line)
-            .ok()
-            .and_then(|text| Json::parse(text).ok());
+        let value = parsed(line);
         let id = value
             .as_ref()
             .and_then(Json::as_object)
             .and_then(|o| o.get("id"))
             .and_then(request_id);
-        if let Some(message) = deep.stand_in(line)
+        if let Some(message) = value.and_then(|value| deep.stand_in(value))
             && let Ok(message) = serde_json::from_value(message)
         {
             return Line::Message(Box::new(message));
@@ -242,16 +240,4 @@ fn invalid_request(error: &serde_json::Error, id: Option<RequestId>) -> Line {
         ErrorData::invalid_request(format!("Invalid request: {error}"), None),
         id,
     )
-}
-
-/// A request id of the contract's JSON model: an integer or a string.
-fn request_id(id: &Json) -> Option<RequestId> {
-    match id {
-        Json::String(text) => text.to_str().map(|t| RequestId::String(t.into())),
-        #[expect(clippy::cast_possible_truncation, reason = "integral and within i64")]
-        Json::Number(n) if n.fract() == 0.0 && n.abs() < 9.2e18 => {
-            Some(RequestId::Number(*n as i64))
-        }
-        Json::Null | Json::Bool(_) | Json::Number(_) | Json::Array(_) | Json::Object(_) => None,
-    }
 }
