@@ -6,13 +6,11 @@
 //! be started, and a restart is a new session with the same server.
 
 use std::path::PathBuf;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use crate::mcp_client::session::McpSession;
-use crate::peer::options::Unusable;
-use crate::peer::process::{PeerCommand, keep_tail};
+use crate::peer::process::PeerCommand;
+use crate::peer::supervision::{Supervision, Unusable};
 use crate::scenario::scratch::Scratch;
 
 /// Where the server's root goes in the command: `conform run --mcp "conform mcp --root {root}"`.
@@ -102,10 +100,7 @@ pub struct Server {
 #[derive(Debug)]
 pub struct Servers<'o> {
     pub(crate) options: &'o McpOptions,
-    restarts: AtomicUsize,
-    stop: AtomicBool,
-    unusable: Mutex<Option<Unusable>>,
-    stderr: Mutex<String>,
+    supervision: Supervision,
 }
 
 impl<'o> Servers<'o> {
@@ -113,10 +108,7 @@ impl<'o> Servers<'o> {
     pub fn new(options: &'o McpOptions) -> Servers<'o> {
         Servers {
             options,
-            restarts: AtomicUsize::new(0),
-            stop: AtomicBool::new(false),
-            unusable: Mutex::new(None),
-            stderr: Mutex::new(String::new()),
+            supervision: Supervision::new("server", options.max_restarts),
         }
     }
 
@@ -153,42 +145,26 @@ impl<'o> Servers<'o> {
 
     /// Ends a server, keeping its stderr tail.
     pub fn finish(&self, server: Server) {
-        let tail = server.session.finish();
-        if let Ok(mut kept) = self.stderr.lock() {
-            keep_tail(&mut kept, &tail);
-        }
+        self.supervision.keep_stderr(&server.session.finish());
     }
 
     /// Takes one restart from the run's budget; the server is unusable when there is none left.
     pub fn take_restart(&self) -> Result<(), Unusable> {
-        let max = self.options.max_restarts;
-        match self.restarts.fetch_add(1, Ordering::Relaxed) >= max {
-            true => Err(Unusable(format!(
-                "the server failed {} times (timeouts, crashes or protocol errors); giving up",
-                max + 1
-            ))),
-            false => Ok(()),
-        }
+        self.supervision.take_restart()
     }
 
     /// Gives up on the server: every worker stops at its next request.
     pub fn give_up(&self, reason: Unusable) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Ok(mut unusable) = self.unusable.lock() {
-            unusable.get_or_insert(reason);
-        }
+        self.supervision.give_up(reason);
     }
 
     /// Whether the run has given up (or is interrupted).
     pub fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || crate::progress::stopping()
+        self.supervision.stopped()
     }
 
     /// Why the run gave up, if it did, and the stderr tails.
     pub fn end(self) -> (Option<Unusable>, String) {
-        (
-            self.unusable.into_inner().unwrap_or_default(),
-            self.stderr.into_inner().unwrap_or_default(),
-        )
+        self.supervision.end()
     }
 }

@@ -8,4 +8,5 @@ pub mod process;
 pub mod pump;
 pub mod scenarios;
 pub mod session;
+pub mod supervision;
 pub mod vectors;

@@ -1,28 +1,18 @@
 //! The peers of one run: its options, and what its sessions (`peer_session`) share: how a
-//! process is started and greeted, the numbering of messages, `--validate-protocol`, the restart
-//! budget, whether the run has given up, and the stderr tails of every process.
+//! process is started and greeted, the numbering of messages, `--validate-protocol`, and the
+//! supervision (`supervision.rs`: the restart budget, giving up, the stderr tails).
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::peer::process::{Event, MAX_LINE, PeerCommand, PeerProcess, keep_tail};
+use crate::peer::process::{Event, MAX_LINE, PeerCommand, PeerProcess};
+use crate::peer::supervision::Supervision;
 use crate::protocol::hello::Implementation;
 use crate::protocol::runner::ToPeer;
 use crate::protocol::schemas::ProtocolCheck;
 use crate::protocol::wire::preview;
 
-/// Why a peer cannot be used at all (exit code 3).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unusable(pub String);
-
-impl std::fmt::Display for Unusable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Unusable {}
+pub use crate::peer::supervision::Unusable;
 
 /// How a peer run is carried out.
 #[derive(Clone, Debug)]
@@ -65,10 +55,7 @@ pub struct Peers<'o> {
     options: &'o PeerOptions,
     protocol: Option<ProtocolCheck>,
     next_seq: AtomicU64,
-    restarts: AtomicUsize,
-    stop: AtomicBool,
-    unusable: Mutex<Option<Unusable>>,
-    stderr: Mutex<String>,
+    supervision: Supervision,
 }
 
 /// How the peers of a run ended.
@@ -93,10 +80,7 @@ impl<'o> Peers<'o> {
             options,
             protocol,
             next_seq: AtomicU64::new(1),
-            restarts: AtomicUsize::new(0),
-            stop: AtomicBool::new(false),
-            unusable: Mutex::new(None),
-            stderr: Mutex::new(String::new()),
+            supervision: Supervision::new("peer", options.max_restarts),
         })
     }
 
@@ -112,34 +96,25 @@ impl<'o> Peers<'o> {
 
     /// Takes one restart from the run's budget; the peer is unusable when there is none left.
     pub(crate) fn take_restart(&self) -> Result<(), Unusable> {
-        let max = self.options.max_restarts;
-        match self.restarts.fetch_add(1, Ordering::Relaxed) >= max {
-            true => Err(Unusable(format!(
-                "the peer failed {} times (timeouts, crashes or protocol errors); giving up",
-                max + 1
-            ))),
-            false => Ok(()),
-        }
+        self.supervision.take_restart()
     }
 
     /// Gives up on the peer: every session stops at its next request.
     pub fn give_up(&self, reason: Unusable) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Ok(mut unusable) = self.unusable.lock() {
-            unusable.get_or_insert(reason);
-        }
+        self.supervision.give_up(reason);
     }
 
     /// Whether the run has given up on the peer.
     pub fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || crate::progress::stopping()
+        self.supervision.stopped()
     }
 
     /// How the run's peers ended, once every session has.
     pub fn end(self) -> Ended {
+        let (unusable, stderr) = self.supervision.end();
         Ended {
-            unusable: self.unusable.into_inner().unwrap_or_default(),
-            stderr: self.stderr.into_inner().unwrap_or_default(),
+            unusable,
+            stderr,
             violations: self
                 .protocol
                 .map(|p| p.runner_violations())
@@ -223,8 +198,6 @@ impl<'o> Peers<'o> {
     }
 
     pub(crate) fn keep_stderr(&self, process: &PeerProcess) {
-        if let Ok(mut kept) = self.stderr.lock() {
-            keep_tail(&mut kept, &process.stderr_tail());
-        }
+        self.supervision.keep_stderr(&process.stderr_tail());
     }
 }
