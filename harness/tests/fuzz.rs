@@ -4,64 +4,12 @@
 
 mod common;
 
-use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{CONFORM, text};
-use vvoc_reference::{Json, Object};
+use common::{CONFORM, code, fuzz, fuzz_classes, fuzz_report, text};
+use vvoc_reference::Json;
 
 const FAKE: &str = env!("CARGO_BIN_EXE_fake-peer");
-
-fn fuzz(args: &[&str]) -> Output {
-    Command::new(CONFORM)
-        .arg("fuzz")
-        .args(args)
-        .output()
-        .expect("conform runs")
-}
-
-fn code(output: &Output) -> i32 {
-    output.status.code().unwrap_or(-1)
-}
-
-/// `fuzz.json` without its timings (the only members that change from run to run).
-fn report(dir: &Path) -> Json {
-    let text = std::fs::read_to_string(dir.join("fuzz.json")).expect("fuzz.json");
-    let json = Json::parse(&text).expect("fuzz.json is JSON");
-    let object = json.as_object().expect("an object");
-    let timings = ["seconds", "inputs_per_second", "shrink_seconds"];
-    Json::Object(Object::from_members(
-        object
-            .iter()
-            .filter(|(k, _)| !timings.iter().any(|t| k.eq_str(t)))
-            .map(|(k, v)| (k.clone(), v.clone())),
-    ))
-}
-
-/// The classes of a report: (tool, place, kind, minimal input as compact JSON), the place being
-/// the rule's id without its tool where the class has a rule, else its pattern.
-fn classes(report: &Json) -> Vec<(String, String, String, String)> {
-    let member = |o: &Object, name: &str| o.get(name).map(Json::to_compact).unwrap_or_default();
-    report
-        .as_object()
-        .and_then(|o| o.get("classes"))
-        .and_then(Json::as_array)
-        .expect("classes")
-        .iter()
-        .filter_map(Json::as_object)
-        .map(|c| {
-            let name = |n: &str| c.get(n).and_then(Json::as_string).map(|s| s.to_string());
-            let tool = name("tool").unwrap_or_default();
-            let rule = name("rule").map(|r| r.trim_start_matches(&format!("{tool}:")).to_owned());
-            (
-                tool,
-                rule.or_else(|| name("pattern")).unwrap_or_default(),
-                name("kind").unwrap_or_default(),
-                member(c, "minimal"),
-            )
-        })
-        .collect()
-}
 
 /// Runs the fake peer with `plant` twice (one job, then two) and returns the report after
 /// checking both runs found the same.
@@ -76,7 +24,7 @@ fn planted(plant: &str, tool: &str, count: &str) -> Json {
         ];
         let output = fuzz(&[&args[..], &["--jobs", jobs, "--out", out]].concat());
         assert_eq!(code(&output), 2, "{}", text(&output));
-        reports.push((report(dir.path()), dir));
+        reports.push((fuzz_report(dir.path()), dir));
     }
     assert_eq!(
         reports[0].0, reports[1].0,
@@ -95,7 +43,7 @@ fn planted(plant: &str, tool: &str, count: &str) -> Json {
 #[test]
 fn an_off_by_one_bound_is_one_class_of_its_rule_shrunk_to_the_bound_alone() {
     let report = planted("off-by-one", "web_search", "3000");
-    let found = classes(&report);
+    let found = fuzz_classes(&report);
     // The peer lacks the bound's issue whether or not the input earns others (a missing query
     // among them), so the smallest input of the class is the bound alone.
     assert_eq!(
@@ -112,7 +60,7 @@ fn an_off_by_one_bound_is_one_class_of_its_rule_shrunk_to_the_bound_alone() {
 #[test]
 fn a_wrong_message_is_found_shrunk_to_the_field_alone_and_classed() {
     let report = planted("wrong-message", "web_fetch", "3000");
-    let found = classes(&report);
+    let found = fuzz_classes(&report);
     assert_eq!(
         found,
         vec![(
@@ -127,7 +75,7 @@ fn a_wrong_message_is_found_shrunk_to_the_field_alone_and_classed() {
 #[test]
 fn a_missing_trim_is_found_shrunk_to_one_padded_unit_and_classed() {
     let report = planted("missing-trim", "work_item_close", "3000");
-    let found = classes(&report);
+    let found = fuzz_classes(&report);
     assert_eq!(found.len(), 1, "{found:?}");
     let (tool, pattern, kind, minimal) = &found[0];
     assert_eq!(
@@ -148,7 +96,7 @@ fn a_missing_trim_is_found_shrunk_to_one_padded_unit_and_classed() {
 #[test]
 fn a_trimming_bug_is_one_class_named_by_its_rule_whatever_other_fields_the_inputs_have() {
     let report = planted("trimmed-query", "web_search", "3000");
-    let found = classes(&report);
+    let found = fuzz_classes(&report);
     // Blank queries come with bad counts, freshness values and stray members too; each of those
     // inputs is the same bug, found by the same rule.
     let count = report

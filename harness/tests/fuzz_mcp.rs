@@ -6,45 +6,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-use common::{CONFORM, text};
-use vvoc_reference::{Json, Object};
-
-fn fake() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/fake_server.py")
-}
-
-fn python3() -> bool {
-    Command::new("python3").arg("--version").output().is_ok()
-}
-
-fn fuzz(args: &[&str]) -> Output {
-    Command::new(CONFORM)
-        .arg("fuzz")
-        .args(args)
-        .output()
-        .expect("conform runs")
-}
-
-fn code(output: &Output) -> i32 {
-    output.status.code().unwrap_or(-1)
-}
-
-/// `fuzz.json` without its timings.
-fn report(dir: &Path) -> Json {
-    let text = std::fs::read_to_string(dir.join("fuzz.json")).expect("fuzz.json");
-    let json = Json::parse(&text).expect("fuzz.json is JSON");
-    let object = json.as_object().expect("an object");
-    let timings = ["seconds", "inputs_per_second", "shrink_seconds"];
-    Json::Object(Object::from_members(
-        object
-            .iter()
-            .filter(|(k, _)| !timings.iter().any(|t| k.eq_str(t)))
-            .map(|(k, v)| (k.clone(), v.clone())),
-    ))
-}
+use common::{CONFORM, code, fake_mcp_server, fuzz, fuzz_classes, fuzz_report, python3, text};
+use vvoc_reference::Json;
 
 fn number(report: &Json, name: &str) -> f64 {
     report
@@ -54,34 +19,13 @@ fn number(report: &Json, name: &str) -> f64 {
         .unwrap_or(-1.0)
 }
 
-/// The classes of a report: (tool, rule without its tool or pattern, kind, minimal input).
-fn classes(report: &Json) -> Vec<(String, String, String, String)> {
-    report
-        .as_object()
-        .and_then(|o| o.get("classes"))
-        .and_then(Json::as_array)
-        .expect("classes")
-        .iter()
-        .filter_map(Json::as_object)
-        .map(|c| {
-            let name = |n: &str| c.get(n).and_then(Json::as_string).map(|s| s.to_string());
-            let tool = name("tool").unwrap_or_default();
-            let rule = name("rule").map(|r| r.trim_start_matches(&format!("{tool}:")).to_owned());
-            let minimal = c.get("minimal").map(Json::to_compact).unwrap_or_default();
-            (
-                tool,
-                rule.or_else(|| name("pattern")).unwrap_or_default(),
-                name("kind").unwrap_or_default(),
-                minimal,
-            )
-        })
-        .collect()
-}
-
 /// Fuzzes the relay in `mode` around `conform mcp` for `tool`, with one job and with two, and
 /// returns the report after checking both found the same and exited 2.
 fn planted(mode: &str, tool: &str, count: &str) -> Json {
-    let server = format!("python3 {} {mode} {CONFORM} {{root}}", fake().display());
+    let server = format!(
+        "python3 {} {mode} {CONFORM} {{root}}",
+        fake_mcp_server().display()
+    );
     let mut reports = Vec::new();
     for jobs in ["1", "2"] {
         let dir = tempfile::tempdir().expect("a folder");
@@ -94,7 +38,7 @@ fn planted(mode: &str, tool: &str, count: &str) -> Json {
             "{}",
             text(&output)
         );
-        reports.push((report(dir.path()), dir));
+        reports.push((fuzz_report(dir.path()), dir));
     }
     assert_eq!(
         reports[0].0, reports[1].0,
@@ -120,7 +64,7 @@ fn conform_mcp_over_mcp_disagrees_with_nothing_and_its_accepted_inputs_are_count
     let said = text(&output);
     assert_eq!(code(&output), 0, "{said}");
     assert!(said.contains("level text"), "{said}");
-    let report = report(dir.path());
+    let report = fuzz_report(dir.path());
     assert_eq!(
         (number(&report, "inputs"), number(&report, "findings")),
         (1500.0, 0.0)
@@ -141,7 +85,7 @@ fn a_server_whose_count_bound_is_21_is_one_text_class_of_the_bound_shrunk_to_the
     }
     let report = planted("bound", "web_search", "3000");
     assert_eq!(
-        classes(&report),
+        fuzz_classes(&report),
         vec![(
             "web_search".to_owned(),
             "count:maximum".to_owned(),
@@ -159,7 +103,7 @@ fn a_refusal_text_with_something_after_the_one_line_form_is_one_text_class_at_th
     }
     let report = planted("plant", "web_fetch", "400");
     assert_eq!(
-        classes(&report),
+        fuzz_classes(&report),
         vec![(
             "web_fetch".to_owned(),
             "(root)".to_owned(),

@@ -4,18 +4,13 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::{CONFORM, text};
+use common::{CONFORM, fake_mcp_server, python3, text};
 use vvoc_harness::json::ser::Embedded;
 use vvoc_harness::report::conformance::Conformance;
 use vvoc_reference::Json;
-
-fn fake() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/fake_server.py")
-}
 
 /// The run's `conformance.json` as plain JSON (read as `cargo xtask mutants` reads it, so inputs
 /// of any depth are fine).
@@ -27,10 +22,6 @@ fn report(dir: &tempfile::TempDir) -> serde_json::Value {
         detail.input = Embedded(Json::Null);
     }
     serde_json::to_value(&report).expect("JSON")
-}
-
-fn python3() -> bool {
-    Command::new("python3").arg("--version").output().is_ok()
 }
 
 #[test]
@@ -75,7 +66,10 @@ fn a_planted_schema_difference_and_a_changed_refusal_text_fail_the_run_naming_th
         return;
     }
     let dir = tempfile::tempdir().expect("a report folder");
-    let command = format!("python3 {} plant {CONFORM} {{root}}", fake().display());
+    let command = format!(
+        "python3 {} plant {CONFORM} {{root}}",
+        fake_mcp_server().display()
+    );
     let output = Command::new(CONFORM)
         .args([
             "run",
@@ -126,7 +120,10 @@ fn a_server_that_never_answers_initialize_is_unusable_within_its_timeout_and_is_
         return;
     }
     let marker = format!("silent-{}", std::process::id());
-    let command = format!("python3 {} silent {CONFORM} {marker}", fake().display());
+    let command = format!(
+        "python3 {} silent {CONFORM} {marker}",
+        fake_mcp_server().display()
+    );
     let began = Instant::now();
     let output = Command::new(CONFORM)
         .args(["run", "--only", "vectors", "--tool", "web_search"])
@@ -156,7 +153,7 @@ fn a_server_that_crashes_mid_call_is_a_crash_and_is_restarted_for_the_rest() {
     let marker = scratch.path().join("crashed");
     let command = format!(
         "python3 {} crash {CONFORM} {{root}} {}",
-        fake().display(),
+        fake_mcp_server().display(),
         marker.display()
     );
     let dir = tempfile::tempdir().expect("a report folder");
@@ -214,7 +211,7 @@ fn a_server_that_lists_badly_or_talks_unasked_is_classified_without_a_hang_and_i
         let marker = format!("{mode}-{}", std::process::id());
         let command = format!(
             "python3 {} {mode} {CONFORM} {{root}} {marker}",
-            fake().display()
+            fake_mcp_server().display()
         );
         let began = Instant::now();
         let output = Command::new(CONFORM)

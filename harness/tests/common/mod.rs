@@ -2,8 +2,11 @@
 
 #![allow(dead_code)]
 
-use std::process::Output;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
+
+use vvoc_reference::{Json, Object};
 
 /// The `conform` binary under test.
 pub const CONFORM: &str = env!("CARGO_BIN_EXE_conform");
@@ -74,4 +77,67 @@ pub fn process_running(marker: &str) -> bool {
                     .contains(marker)
             })
         })
+}
+
+/// `conform fuzz` with `args`.
+pub fn fuzz(args: &[&str]) -> Output {
+    Command::new(CONFORM)
+        .arg("fuzz")
+        .args(args)
+        .output()
+        .expect("conform runs")
+}
+
+/// The exit code (-1 for a signal).
+pub fn code(output: &Output) -> i32 {
+    output.status.code().unwrap_or(-1)
+}
+
+/// `fuzz.json` without its timings (the only members that change from run to run).
+pub fn fuzz_report(dir: &Path) -> Json {
+    let text = std::fs::read_to_string(dir.join("fuzz.json")).expect("fuzz.json");
+    let json = Json::parse(&text).expect("fuzz.json is JSON");
+    let object = json.as_object().expect("an object");
+    let timings = ["seconds", "inputs_per_second", "shrink_seconds"];
+    Json::Object(Object::from_members(
+        object
+            .iter()
+            .filter(|(k, _)| !timings.iter().any(|t| k.eq_str(t)))
+            .map(|(k, v)| (k.clone(), v.clone())),
+    ))
+}
+
+/// The classes of a report: (tool, place, kind, minimal input as compact JSON), the place being
+/// the rule's id without its tool where the class has a rule, else its pattern.
+pub fn fuzz_classes(report: &Json) -> Vec<(String, String, String, String)> {
+    let member = |o: &Object, name: &str| o.get(name).map(Json::to_compact).unwrap_or_default();
+    report
+        .as_object()
+        .and_then(|o| o.get("classes"))
+        .and_then(Json::as_array)
+        .expect("classes")
+        .iter()
+        .filter_map(Json::as_object)
+        .map(|c| {
+            let name = |n: &str| c.get(n).and_then(Json::as_string).map(|s| s.to_string());
+            let tool = name("tool").unwrap_or_default();
+            let rule = name("rule").map(|r| r.trim_start_matches(&format!("{tool}:")).to_owned());
+            (
+                tool,
+                rule.or_else(|| name("pattern")).unwrap_or_default(),
+                name("kind").unwrap_or_default(),
+                member(c, "minimal"),
+            )
+        })
+        .collect()
+}
+
+/// Whether `python3` can be run (the MCP relay is a Python script).
+pub fn python3() -> bool {
+    Command::new("python3").arg("--version").output().is_ok()
+}
+
+/// The misbehaving MCP server of the tests, a relay around `conform mcp`.
+pub fn fake_mcp_server() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/fake_server.py")
 }
