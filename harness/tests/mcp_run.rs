@@ -8,20 +8,10 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::{CONFORM, fake_mcp_server, python3, text};
-use vvoc_harness::json::ser::Embedded;
-use vvoc_harness::report::conformance::Conformance;
-use vvoc_reference::Json;
 
-/// The run's `conformance.json` as plain JSON (read as `cargo xtask mutants` reads it, so inputs
-/// of any depth are fine).
+/// The run's `conformance.json` as plain JSON.
 fn report(dir: &tempfile::TempDir) -> serde_json::Value {
-    let text = std::fs::read_to_string(dir.path().join("conformance.json")).expect("a report");
-    let mut report = Conformance::read(&text).expect("a conformance report");
-    // The inputs are not needed here, and may nest deeper than serde_json walks.
-    for detail in report.results.iter_mut().filter_map(|r| r.detail.as_mut()) {
-        detail.input = Embedded(Json::Null);
-    }
-    serde_json::to_value(&report).expect("JSON")
+    common::conformance_report(dir.path())
 }
 
 #[test]

@@ -12,9 +12,6 @@ use std::time::{Duration, Instant};
 
 use common::{CONFORM, text};
 use mcp_clients::Listening;
-use vvoc_harness::json::ser::Embedded;
-use vvoc_harness::report::conformance::Conformance;
-use vvoc_reference::Json;
 
 /// `conform run --mcp-url URL` with more arguments, its report in `dir`.
 fn run(url: &str, args: &[&str], dir: &tempfile::TempDir) -> Output {
@@ -26,15 +23,9 @@ fn run(url: &str, args: &[&str], dir: &tempfile::TempDir) -> Output {
         .expect("conform runs")
 }
 
-/// The run's `conformance.json` as plain JSON, inputs left out (they may nest deeper than
-/// serde_json walks).
+/// The run's `conformance.json` as plain JSON.
 fn report(dir: &tempfile::TempDir) -> serde_json::Value {
-    let text = std::fs::read_to_string(dir.path().join("conformance.json")).expect("a report");
-    let mut report = Conformance::read(&text).expect("a conformance report");
-    for detail in report.results.iter_mut().filter_map(|r| r.detail.as_mut()) {
-        detail.input = Embedded(Json::Null);
-    }
-    serde_json::to_value(&report).expect("JSON")
+    common::conformance_report(dir.path())
 }
 
 /// A free port of 127.0.0.1, nothing listening on it any more.

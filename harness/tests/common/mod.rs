@@ -141,3 +141,15 @@ pub fn python3() -> bool {
 pub fn fake_mcp_server() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/fake_server.py")
 }
+
+/// The `conformance.json` in `dir` as plain JSON, read as `cargo xtask mutants` reads it, its
+/// inputs left out (they may nest deeper than serde_json walks).
+pub fn conformance_report(dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("conformance.json")).expect("a report");
+    let mut report =
+        vvoc_harness::report::conformance::Conformance::read(&text).expect("a conformance report");
+    for detail in report.results.iter_mut().filter_map(|r| r.detail.as_mut()) {
+        detail.input = vvoc_harness::json::ser::Embedded(Json::Null);
+    }
+    serde_json::to_value(&report).expect("JSON")
+}
