@@ -11,6 +11,7 @@ mod listing;
 mod rules;
 mod text;
 pub mod web;
+pub mod workflow;
 
 use std::collections::BTreeMap;
 use std::fmt;
