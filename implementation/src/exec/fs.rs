@@ -22,7 +22,7 @@ pub(super) fn is_non_directory(path: &Path) -> bool {
 }
 
 /// The runtime's message for a failed file operation: `<CODE>: <description>, <syscall> '<path>'`.
-pub(super) fn message(error: &io::Error, syscall: &str, path: &str) -> String {
+pub(crate) fn message(error: &io::Error, syscall: &str, path: &str) -> String {
     let (code, description) = code_of(error);
     format!("{code}: {description}, {syscall} '{path}'")
 }

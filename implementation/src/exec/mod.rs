@@ -5,7 +5,7 @@
 //! returns, the error it raises, and the files it leaves behind.
 
 mod editor;
-mod fs;
+pub(crate) mod fs;
 mod hashline;
 mod listing;
 mod rules;

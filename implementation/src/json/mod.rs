@@ -230,6 +230,14 @@ impl Object {
             .map(|(_, v)| v)
     }
 
+    /// The value of the member `name`, to change in place.
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut Json> {
+        self.members
+            .iter_mut()
+            .find(|(k, _)| k.eq_str(name))
+            .map(|(_, v)| v)
+    }
+
     /// Whether a member `name` is present (whatever its value, `null` included).
     pub fn contains(&self, name: &str) -> bool {
         self.get(name).is_some()
