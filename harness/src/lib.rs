@@ -17,6 +17,7 @@ pub mod mcp;
 pub mod mcp_client;
 pub mod meta_schema;
 pub mod meta_schema_web;
+pub mod meta_schema_workflow;
 pub mod outcome;
 pub mod panic;
 pub mod parallel;
@@ -29,6 +30,7 @@ pub mod run;
 pub mod scenario;
 pub mod serve;
 pub mod web;
+pub mod workflow;
 
 pub use compare::Level;
 pub use load::error::LoadError;

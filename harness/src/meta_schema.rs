@@ -48,7 +48,7 @@ pub fn vector_file() -> Value {
 
 /// A clean relative key of `files`, `after` or `write`: not absolute, no empty, `.` or `..`
 /// segment, no NUL, no `{root}`.
-const KEY_PATTERN: &str = r"^(?!/)(?!.*//)(?!(.*/)?\.\.?(/|$))(?!.*\{root\})[^\u0000]+$";
+pub(crate) const KEY_PATTERN: &str = r"^(?!/)(?!.*//)(?!(.*/)?\.\.?(/|$))(?!.*\{root\})[^\u0000]+$";
 
 /// The schema of a scenario file (interfaces.md §9.1).
 pub fn scenario_file() -> Value {

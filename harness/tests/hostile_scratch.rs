@@ -79,7 +79,7 @@ fn brief(entry: Option<&Entry>) -> String {
     match entry {
         Some(Entry::File(bytes)) => format!("a file of {} bytes", bytes.len()),
         Some(Entry::TooLarge(size)) => format!("too large, {size} bytes"),
-        Some(other @ (Entry::EmptyDir | Entry::Symlink(_) | Entry::Special)) => {
+        Some(other @ (Entry::EmptyDir | Entry::Symlink(_) | Entry::Special | Entry::Json(_))) => {
             format!("{other:?}")
         }
         None => "nothing".to_owned(),

@@ -117,7 +117,7 @@ fn from_an_empty_directory_the_built_in_suite_passes_whole() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(total(&stdout, "vectors", "vectors"), suite.vectors.len());
     assert_eq!(total(&stdout, "vectors", "pass"), suite.vectors.len());
-    let scenarios = suite.scenarios.len() + suite.web.len();
+    let scenarios = suite.scenarios.len() + suite.web.len() + suite.workflow.len();
     assert_eq!(total(&stdout, "scenarios", "scenarios"), scenarios);
     assert_eq!(total(&stdout, "scenarios", "pass"), scenarios);
     assert!(suite.vectors.len() > 2000 && suite.scenarios.len() > 500);

@@ -72,13 +72,13 @@ fn a_file_with_vectors_and_scenarios_is_refused() {
 }
 
 #[test]
-fn scenarios_of_a_tool_that_is_not_executed_are_refused() {
-    let text = r#"{"tool": "work_item_open", "scenarios": []}"#;
-    assert!(
-        load_error(&[("x.json", text)]).contains("work_item_open is not executed"),
-        "{}",
-        load_error(&[("x.json", text)])
-    );
+fn a_workflow_tools_scenario_file_holds_workflow_scenarios() {
+    let text =
+        r#"{"tool": "work_item_open", "scenarios": [{"id": "w", "steps": [{"restart": true}]}]}"#;
+    let dir = files_folder(&[("x.json", text)]);
+    let suite = load_suite(&[dir.path().to_owned()]).expect("loads");
+    assert_eq!((suite.scenarios.len(), suite.workflow.len()), (0, 1));
+    assert_eq!(suite.files, (0, 1));
 }
 
 #[test]

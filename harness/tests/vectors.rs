@@ -1,6 +1,7 @@
 //! Every vector and scenario under `vectors/`, one libtest-mimic trial each (`<tool>:<id>`), run
 //! against the reference implementation and compared exactly; scenarios run in scratch
-//! directories under `/tmp`, web scenarios against a fixture server on 127.0.0.1.
+//! directories under `/tmp` (a workflow scenario's data directory too), web scenarios against a
+//! fixture server on 127.0.0.1.
 
 use std::process::ExitCode;
 
@@ -12,6 +13,7 @@ use vvoc_harness::scenario::model::Scenario;
 use vvoc_harness::scenario::play::play_reference;
 use vvoc_harness::scenario::scratch::default_parent;
 use vvoc_harness::web::{self, model::WebScenario};
+use vvoc_harness::workflow::{self, model::WorkflowScenario};
 use vvoc_harness::{Level, compare, default_vectors_dir};
 use vvoc_reference::{Verdict, validate_json};
 
@@ -63,6 +65,11 @@ fn main() -> ExitCode {
         let known = known(&name);
         Trial::test(name, move || check_web(&scenario, known)).with_kind("web scenario")
     }));
+    trials.extend(suite.workflow.into_iter().map(|scenario| {
+        let name = scenario.name();
+        let known = known(&name);
+        Trial::test(name, move || check_workflow(&scenario, known)).with_kind("workflow scenario")
+    }));
     // An interrupt's handler, not the end of the run, ends the program (with 130).
     vvoc_harness::peer::child::unless_interrupted(libtest_mimic::run(&args, trials).exit_code())
 }
@@ -84,6 +91,16 @@ fn check_web(scenario: &WebScenario, known_failure: Option<&str>) -> Result<(), 
     let passed = web::compare::passes(scenario, &answer, ScenarioLevel::Exact);
     judged(&scenario.name(), passed, known_failure, || {
         web::compare::explain(scenario, &answer, ScenarioLevel::Exact)
+    })
+}
+
+/// Plays one workflow scenario in a scratch data directory and explains any difference: the
+/// step, what it did, the expected and received outcome with a diff, the data directory.
+fn check_workflow(scenario: &WorkflowScenario, known_failure: Option<&str>) -> Result<(), Failed> {
+    let answer = workflow::play::play_reference(scenario, &default_parent());
+    let passed = workflow::compare::passes(scenario, &answer, ScenarioLevel::Exact);
+    judged(&scenario.name(), passed, known_failure, || {
+        workflow::compare::explain(scenario, &answer, ScenarioLevel::Exact)
     })
 }
 

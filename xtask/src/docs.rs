@@ -81,6 +81,10 @@ pub fn outputs(specs: &[&ToolSpec], vectors: &[Vector]) -> Vec<Output> {
             "web-scenario-file",
             vvoc_harness::meta_schema_web::web_scenario_file(),
         ),
+        (
+            "workflow-scenario-file",
+            vvoc_harness::meta_schema_workflow::workflow_scenario_file(),
+        ),
         ("mutation-rows", meta_schema::mutation_rows()),
     ] {
         outputs.push(Output {

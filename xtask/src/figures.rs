@@ -67,7 +67,7 @@ fn harness_facts() -> Result<HarnessFacts> {
         .context("the workspace's vectors and scenarios do not load")?;
     Ok(HarnessFacts {
         vectors: suite.vectors.len(),
-        scenarios: suite.scenarios.len() + suite.web.len(),
+        scenarios: suite.scenarios.len() + suite.web.len() + suite.workflow.len(),
         vector_files: suite.files.0,
         scenario_files: suite.files.1,
         doc_vectors: suite.vectors.iter().filter(|v| v.doc).count(),

@@ -28,6 +28,11 @@ const DATA_TABLES: &[(&str, &str, &str)] = &[
         "web_scenario_file",
         "the JSON Schema of web scenario files, one literal",
     ),
+    (
+        "meta_schema_workflow.rs",
+        "workflow_scenario_file",
+        "the JSON Schema of workflow scenario files, one literal",
+    ),
 ];
 
 #[test]

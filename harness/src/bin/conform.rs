@@ -416,18 +416,13 @@ fn execute(command: Command) -> Result<u8> {
             let selection = args.select.selection()?;
             let suite = load_all(&args.vectors)?;
             let vectors = suite.vectors.iter().filter(|v| selection.keeps(v));
-            let scenarios = suite
-                .scenarios
-                .iter()
-                .filter(|s| selection.keeps_scenario(s));
-            let web = suite
-                .web
-                .iter()
-                .filter(|s| selection.keeps_scenario_named(s.tool, &s.name()));
+            let scenarios = (suite.scenarios.iter().map(|s| (s.tool, s.name())))
+                .chain(suite.web.iter().map(|s| (s.tool, s.name())))
+                .chain(suite.workflow.iter().map(|s| (s.tool, s.name())))
+                .filter(|(tool, name)| selection.keeps_scenario_named(*tool, name));
             let kept: HashSet<String> = vectors
                 .map(|v| v.name())
-                .chain(scenarios.map(|s| s.name()))
-                .chain(web.map(|s| s.name()))
+                .chain(scenarios.map(|(_, name)| name))
                 .collect();
             for name in suite.names.iter().filter(|n| kept.contains(*n)) {
                 say!("{name}");
@@ -507,12 +502,13 @@ fn lint(args: &LintArgs) -> Result<u8> {
         .iter()
         .map(|s| &s.file)
         .chain(suite.web.iter().map(|s| &s.file))
+        .chain(suite.workflow.iter().map(|s| &s.file))
         .collect();
     let scenarios = match scenario_files.len() {
         0 => String::new(),
         n => format!(
             ", {} scenarios in {n} files",
-            suite.scenarios.len() + suite.web.len()
+            suite.scenarios.len() + suite.web.len() + suite.workflow.len()
         ),
     };
     say!(

@@ -4,12 +4,11 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use vvoc_reference::Tool;
-
 use vvoc_reference::json::ParseError;
 
 use crate::scenario::model::ScenarioProblem;
 use crate::web::model::WebProblem;
+use crate::workflow::model::WorkflowProblem;
 
 /// Why a vector file, or a vectors folder, cannot be used.
 #[derive(Debug)]
@@ -52,6 +51,13 @@ pub enum LoadError {
         index: usize,
         id: Option<String>,
         problem: WebProblem,
+    },
+    /// A workflow scenario is malformed, or calls with an input the contract refuses.
+    WorkflowScenario {
+        file: PathBuf,
+        index: usize,
+        id: Option<String>,
+        problem: Box<WorkflowProblem>,
     },
 }
 
@@ -125,8 +131,6 @@ pub enum FileProblem {
     UnknownScenarioFileMember(String),
     /// `scenarios` is not an array.
     MissingScenarios,
-    /// Scenarios of a tool the reference does not execute.
-    NotExecuted(Tool),
 }
 
 /// What is wrong with one vector.
@@ -221,6 +225,18 @@ impl fmt::Display for LoadError {
                 problem,
             } => {
                 write!(f, "{}: web scenario {index}", file.display())?;
+                if let Some(id) = id {
+                    write!(f, " ({id:?})")?;
+                }
+                write!(f, ": {problem}")
+            }
+            LoadError::WorkflowScenario {
+                file,
+                index,
+                id,
+                problem,
+            } => {
+                write!(f, "{}: workflow scenario {index}", file.display())?;
                 if let Some(id) = id {
                     write!(f, " ({id:?})")?;
                 }
@@ -332,10 +348,6 @@ impl fmt::Display for FileProblem {
             FileProblem::MissingScenarios => {
                 f.write_str(r#""scenarios" must be an array of scenarios"#)
             }
-            FileProblem::NotExecuted(tool) => write!(
-                f,
-                "scenarios run only hashline_edit, str_replace_editor, web_fetch and web_search; {tool} is not executed (it needs a workflow store)"
-            ),
         }
     }
 }

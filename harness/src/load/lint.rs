@@ -67,7 +67,8 @@ pub struct SuiteLint {
 }
 
 /// Checks every file of a vectors folder: a file with `scenarios` against the scenario-file schema
-/// (the web scenario-file schema when its tool is `web_fetch` or `web_search`),
+/// (the web scenario-file schema when its tool is `web_fetch` or `web_search`, the workflow one
+/// when it is a workflow tool),
 /// any other against the vector-file schema; a file with both is a violation of its own.
 pub fn lint_vectors_folder(dir: &Path) -> Result<SuiteLint, LoadError> {
     lint_source(&Source::Folder(dir.to_owned()))
@@ -82,6 +83,7 @@ pub fn lint_source(source: &Source) -> Result<SuiteLint, LoadError> {
     let vectors = compile(&dir, &crate::meta_schema::vector_file())?;
     let scenarios = compile(&dir, &crate::meta_schema::scenario_file())?;
     let web = compile(&dir, &crate::meta_schema_web::web_scenario_file())?;
+    let workflow = compile(&dir, &crate::meta_schema_workflow::workflow_scenario_file())?;
     let files = source.files()?;
     let counts = (AtomicUsize::new(0), AtomicUsize::new(0));
     let violations = check_files(&files, |json| {
@@ -91,10 +93,14 @@ pub fn lint_source(source: &Source) -> Result<SuiteLint, LoadError> {
             (true, true) => Err("a file holds \"vectors\" or \"scenarios\", never both".to_owned()),
             (true, false) => {
                 counts.1.fetch_add(1, Ordering::Relaxed);
-                let tool = top.and_then(|o| o.get("tool")).and_then(Json::as_string);
-                match tool.is_some_and(|t| t.eq_str("web_fetch") || t.eq_str("web_search")) {
-                    true => Ok(&web),
-                    false => Ok(&scenarios),
+                let tool = top
+                    .and_then(|o| o.get("tool"))
+                    .and_then(Json::as_string)
+                    .and_then(|t| t.to_string_lossy().parse::<vvoc_reference::Tool>().ok());
+                match tool {
+                    Some(tool) if crate::web::is_web(tool) => Ok(&web),
+                    Some(tool) if crate::workflow::is_workflow(tool) => Ok(&workflow),
+                    Some(_) | None => Ok(&scenarios),
                 }
             }
             (false, _) => {

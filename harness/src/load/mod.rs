@@ -12,3 +12,4 @@ pub mod sources;
 pub mod suite;
 pub mod vector;
 pub mod web;
+pub mod workflow;

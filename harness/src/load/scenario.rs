@@ -10,6 +10,7 @@ use vvoc_reference::{JsString, Json, Object, Tool};
 
 use crate::load::error::LoadError;
 use crate::load::vector::valid_id;
+use crate::scenario::json_content::JsonContent;
 use crate::scenario::model::{Reply, Scenario, ScenarioProblem, Step};
 use crate::scenario::paths::{KeyKind, Placement, ROOT, check_key, path_fields, placement};
 use crate::scenario::tree::{Entry, Tree};
@@ -55,12 +56,12 @@ pub(crate) fn parse_scenario(
         Some(_) => return Err(error(ScenarioProblem::NoteNotString)),
     };
     let files = match object.get("files") {
-        Some(Json::Object(o)) => tree("files", o).map_err(error)?,
+        Some(Json::Object(o)) => tree("files", o, Contents::Editor).map_err(error)?,
         Some(_) | None => return Err(error(ScenarioProblem::TreeNotObject("files"))),
     };
     let after = match object.get("after") {
         None => None,
-        Some(Json::Object(o)) => Some(tree("after", o).map_err(error)?),
+        Some(Json::Object(o)) => Some(tree("after", o, Contents::Editor).map_err(error)?),
         Some(_) => return Err(error(ScenarioProblem::TreeNotObject("after"))),
     };
     let items = object
@@ -90,11 +91,20 @@ pub(crate) fn parse_scenario(
     })
 }
 
+/// The contents a tree of a scenario file may give.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Contents {
+    /// An editor scenario's: a string or `{"base64": ...}`.
+    Editor,
+    /// A workflow scenario's: those, and `{"json": VALUE}`.
+    Workflow,
+}
+
 /// A `files` or `after` object as a tree.
-fn tree(at: &str, object: &Object) -> Result<Tree, ScenarioProblem> {
+pub(crate) fn tree(at: &str, object: &Object, contents: Contents) -> Result<Tree, ScenarioProblem> {
     let mut tree = Tree::new();
     for (key, value) in object.iter() {
-        let (name, entry) = entry(at, key, value)?;
+        let (name, entry) = entry(at, key, value, contents)?;
         let entry = entry.ok_or_else(|| ScenarioProblem::BadContent {
             at: at.to_owned(),
             key: name.clone(),
@@ -129,6 +139,7 @@ fn entry(
     at: &str,
     key: &JsString,
     value: &Json,
+    contents: Contents,
 ) -> Result<(String, Option<Entry>), ScenarioProblem> {
     let kind = check_key(key).map_err(|reason| ScenarioProblem::BadKey {
         at: at.to_owned(),
@@ -157,6 +168,11 @@ fn entry(
                 ));
             }
         },
+        (KeyKind::File, Json::Object(o))
+            if contents == Contents::Workflow && o.len() == 1 && o.contains("json") =>
+        {
+            o.get("json").cloned().map(|v| Entry::Json(JsonContent(v)))
+        }
         (KeyKind::File, Json::Object(o)) => {
             match (o.len(), o.get("base64").and_then(Json::as_string)) {
                 (1, Some(text)) => {
@@ -165,12 +181,22 @@ fn entry(
                         .map_err(|e| bad(&format!("the base64 text is malformed: {e}")))?;
                     Some(Entry::File(bytes))
                 }
+                _ if contents == Contents::Workflow => {
+                    return Err(bad(
+                        "an object content is {\"base64\": \"...\"} or {\"json\": VALUE} and nothing else",
+                    ));
+                }
                 _ => {
                     return Err(bad(
                         "an object content is {\"base64\": \"...\"} and nothing else",
                     ));
                 }
             }
+        }
+        (KeyKind::File, _) if contents == Contents::Workflow => {
+            return Err(bad(
+                "a content is a string (UTF-8 text), {\"base64\": \"...\"} (bytes), {\"json\": VALUE} (JSON text), or null",
+            ));
         }
         (KeyKind::File, _) => {
             return Err(bad(
@@ -348,7 +374,7 @@ fn write_step(step: usize, object: &Object, reply: Texts) -> Result<Step, Scenar
     let at = format!("steps[{step}].write");
     let mut writes = Vec::with_capacity(files.len());
     for (key, value) in files.iter() {
-        writes.push(entry(&at, key, value)?);
+        writes.push(entry(&at, key, value, Contents::Editor)?);
     }
     Ok(Step::Write(writes))
 }

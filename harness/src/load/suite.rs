@@ -14,9 +14,11 @@ use crate::load::scenario::parse_scenario;
 use crate::load::sources::{Source, SuiteFile};
 use crate::load::vector::{Vector, parse_vector};
 use crate::load::web::parse_web_scenario;
+use crate::load::workflow::parse_workflow_scenario;
 use crate::parallel::map_in_order;
 use crate::scenario::model::{Scenario, ScenarioProblem};
 use crate::web::model::WebScenario;
+use crate::workflow::model::WorkflowScenario;
 
 /// Everything the vectors folders hold.
 #[derive(Clone, Debug, Default)]
@@ -27,6 +29,8 @@ pub struct Suite {
     pub scenarios: Vec<Scenario>,
     /// The web scenarios, in load order.
     pub web: Vec<WebScenario>,
+    /// The workflow scenarios, in load order.
+    pub workflow: Vec<WorkflowScenario>,
     /// Every full name (`<tool>:<id>`) in load order, vectors and scenarios mixed as in the files.
     pub names: Vec<String>,
     /// How many files held vectors and how many held scenarios.
@@ -110,6 +114,18 @@ pub fn load_sources(sources: &[Source]) -> Result<Suite, LoadError> {
                 )?;
                 suite.names.push(scenario.name());
                 suite.web.push(scenario);
+            }
+            for mut scenario in part.workflow {
+                scenario.source.clone_from(source);
+                admit(
+                    scenario.tool,
+                    &scenario.id,
+                    "scenario",
+                    &scenario.file,
+                    scenario.index,
+                )?;
+                suite.names.push(scenario.name());
+                suite.workflow.push(scenario);
             }
         }
         match set {
@@ -221,14 +237,11 @@ pub fn parse_suite_file(file: &Path, text: &str) -> Result<Suite, LoadError> {
             FileProblem::MissingVectors
         })
     })?;
-    let web = crate::web::is_web(tool);
-    if scenario_file && !web && !vvoc_reference::exec::executes(tool) {
-        return Err(file_error(FileProblem::NotExecuted(tool)));
-    }
-    let kind = match (scenario_file, web) {
-        (false, _) => Kind::Vectors,
-        (true, false) => Kind::Scenarios,
-        (true, true) => Kind::Web,
+    let kind = match scenario_file {
+        false => Kind::Vectors,
+        true if crate::web::is_web(tool) => Kind::Web,
+        true if crate::workflow::is_workflow(tool) => Kind::Workflow,
+        true => Kind::Scenarios,
     };
     let mut suite = parse_items(tool, file, items, kind)?;
     suite.files = (usize::from(!scenario_file), usize::from(scenario_file));
@@ -241,6 +254,7 @@ enum Kind {
     Vectors,
     Scenarios,
     Web,
+    Workflow,
 }
 
 /// The items of one file, each parsed as `kind` says, ids unique within the file.
@@ -254,6 +268,13 @@ fn parse_items(tool: Tool, file: &Path, items: &[Json], kind: Kind) -> Result<Su
                 suite.names.push(scenario.name());
                 let id = scenario.id.clone();
                 suite.web.push(scenario);
+                (id, "scenario")
+            }
+            Kind::Workflow => {
+                let scenario = parse_workflow_scenario(tool, file, index, item)?;
+                suite.names.push(scenario.name());
+                let id = scenario.id.clone();
+                suite.workflow.push(scenario);
                 (id, "scenario")
             }
             Kind::Scenarios => {

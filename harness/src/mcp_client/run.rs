@@ -24,6 +24,8 @@ use crate::scenario::model::Scenario;
 use crate::scenario::play::ScenarioAnswer;
 use crate::web::model::WebScenario;
 use crate::web::play::{WebAnswer, WebReceived};
+use crate::workflow::model::WorkflowScenario;
+use crate::workflow::play::WorkflowAnswer;
 
 /// What a run over MCP takes.
 #[derive(Clone, Debug)]
@@ -34,6 +36,8 @@ pub struct McpPlan {
     pub scenarios: Vec<Scenario>,
     /// The selected web scenarios.
     pub web: Vec<WebScenario>,
+    /// The selected workflow scenarios (none observable over MCP).
+    pub workflow: Vec<WorkflowScenario>,
     /// The level that decides pass and fail: `verdict` or `text`.
     pub level: Level,
     /// The names listed as known failures.
@@ -59,11 +63,12 @@ pub fn run_mcp(plan: McpPlan) -> McpRun {
         vectors,
         scenarios,
         web,
+        workflow,
         level,
         known,
         options,
     } = plan;
-    crate::progress::begin(vectors.len(), scenarios.len() + web.len());
+    crate::progress::begin(vectors.len(), scenarios.len() + web.len() + workflow.len());
     let start = Instant::now();
     let servers = Servers::new(&options);
     let mut result = RunResult {
@@ -133,6 +138,7 @@ pub fn run_mcp(plan: McpPlan) -> McpRun {
             .into_iter()
             .map(Pending::Editor)
             .chain(web.into_iter().map(Pending::Web))
+            .chain(workflow.into_iter().map(Pending::Workflow))
             .collect();
         result.scenarios = scenario_records(pending, &served, level, &known, &servers);
         result.scenario_elapsed = began.elapsed();
@@ -201,6 +207,10 @@ fn unsupported(pending: Pending, level: Level, known: &HashSet<String>) -> Scena
                 requests: Vec::new(),
             };
             ScenarioRecord::web(scenario, answer, Duration::ZERO, level, known)
+        }
+        Pending::Workflow(scenario) => {
+            let answer = WorkflowAnswer::Unsupported;
+            ScenarioRecord::workflow(scenario, answer, Duration::ZERO, level, known)
         }
     }
 }

@@ -18,12 +18,16 @@ use crate::run::records::{Pending, ScenarioRecord};
 use crate::scenario::model::{Reply, Scenario, Step};
 use crate::scenario::play::{Executor, ScenarioAnswer, play};
 use crate::web::play::{WebAnswer, WebReceived};
+use crate::workflow::play::WorkflowAnswer;
 
 /// Why a scenario with an `anchors` step is not observable over MCP.
 pub const ANCHORS_NOT_OBSERVABLE: &str = "an anchors step asks for hashline_edit's anchored view of a file, which is no tool call: MCP has no request for it";
 
 /// Why a web scenario is not observable over MCP.
 pub const WEB_NOT_OBSERVABLE: &str = "a web scenario gives its call a host configuration (providers, endpoints on the fixture server), for which a tools/call has no place";
+
+/// Why a workflow scenario is not observable over MCP.
+pub const WORKFLOW_NOT_OBSERVABLE: &str = "a workflow scenario gives each step a host context (session, agent, workspace, clock, data directory) and delivers the host's task events, for which MCP has no place";
 
 /// Why an editor scenario is not observable over `--mcp-url`.
 pub const URL_NOT_OBSERVABLE: &str = "over --mcp-url the server's root is its own: a run cannot give the server the scenario's scratch directory, as it does with {root} in a --mcp command";
@@ -51,8 +55,8 @@ pub fn play_scenarios(
     work.done.into_inner().unwrap_or_default()
 }
 
-/// The record of a scenario that cannot be observed over MCP (a web scenario, an editor
-/// scenario with an `anchors` step), or the scenario back when it can be played.
+/// The record of a scenario that cannot be observed over MCP (a web or workflow scenario, an
+/// editor scenario with an `anchors` step), or the scenario back when it can be played.
 pub fn not_observable(
     pending: Pending,
     level: Level,
@@ -83,6 +87,16 @@ pub fn not_observable(
                 requests: Vec::new(),
             };
             Ok(ScenarioRecord::web(
+                scenario,
+                answer,
+                Duration::ZERO,
+                level,
+                known,
+            ))
+        }
+        Pending::Workflow(scenario) => {
+            let answer = WorkflowAnswer::NotObservable(WORKFLOW_NOT_OBSERVABLE.to_owned());
+            Ok(ScenarioRecord::workflow(
                 scenario,
                 answer,
                 Duration::ZERO,

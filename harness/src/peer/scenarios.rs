@@ -119,6 +119,11 @@ impl Work<'_> {
                     let took = began.elapsed();
                     ScenarioRecord::web(scenario, answer, took, self.level, self.known)
                 }
+                Pending::Workflow(scenario) => {
+                    let answer = crate::workflow::play::WorkflowAnswer::Unsupported;
+                    let took = began.elapsed();
+                    ScenarioRecord::workflow(scenario, answer, took, self.level, self.known)
+                }
             };
             // After an interrupt, a scenario whose peer was killed did not fail: it was not run.
             if crate::progress::stopping() {

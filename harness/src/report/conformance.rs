@@ -412,6 +412,8 @@ pub enum StepCameTo {
     Output(Embedded),
     /// The raised error's message.
     Throws(Embedded),
+    /// A workflow hook, event or restart went through (always `true`).
+    Ok(bool),
     /// The implementation could not run the step.
     Error(String),
     /// No answer in time (always `true`).

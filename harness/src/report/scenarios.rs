@@ -10,12 +10,16 @@ use crate::report::conformance::{
 use crate::run::records::{Played, ScenarioRecord};
 use crate::run::result::RunResult;
 use crate::scenario::compare::{ScenarioLevel, differing_steps, expected_reply, explain, plain};
+use crate::scenario::json_content::stringify2_js;
 use crate::scenario::model::{Reply, Scenario, Step};
 use crate::scenario::play::ScenarioAnswer;
 use crate::scenario::tree::{Change, differences};
 use crate::web::compare as web_compare;
 use crate::web::model::WebScenario;
 use crate::web::play::WebAnswer;
+use crate::workflow::compare as workflow_compare;
+use crate::workflow::model::{Expect, WorkflowScenario};
+use crate::workflow::play::{Received, WorkflowAnswer};
 
 /// The `scenarios` member of `conformance.json`, when the run had scenarios.
 pub fn section(run: &RunResult) -> Option<ScenarioSection> {
@@ -48,6 +52,7 @@ fn result(record: &ScenarioRecord, level: ScenarioLevel) -> ScenarioResult {
     let detail = (record.outcome != Outcome::Pass).then(|| match &record.played {
         Played::Editor { scenario, answer } => detail(record, scenario, answer, level),
         Played::Web { scenario, answer } => web_detail(record, scenario, answer, level),
+        Played::Workflow { scenario, answer } => workflow_detail(record, scenario, answer, level),
     });
     ScenarioResult {
         scenario: record.name(),
@@ -129,6 +134,125 @@ fn web_detail(
     }
 }
 
+/// What happened to a workflow scenario that did not pass: the first differing step (what it
+/// expected and what came) or the data directory, as for an editor's.
+fn workflow_detail(
+    record: &ScenarioRecord,
+    scenario: &WorkflowScenario,
+    answer: &WorkflowAnswer,
+    level: ScenarioLevel,
+) -> ScenarioDetail {
+    let explanation = unless_fixed(record, format!("{}: {FIXED}\n", scenario.name()), || {
+        plain(&workflow_compare::explain(scenario, answer, level))
+    });
+    let (at, expected, received) = workflow_sides(scenario, answer, level);
+    let directory = match answer {
+        WorkflowAnswer::Ran { after, .. } => Some(directory_changes(&differences(
+            scenario.expected_after(),
+            after,
+        ))),
+        WorkflowAnswer::Stopped { .. }
+        | WorkflowAnswer::Runner(_)
+        | WorkflowAnswer::Unsupported
+        | WorkflowAnswer::NotObservable(_) => None,
+    };
+    ScenarioDetail {
+        what: what(record, level),
+        explanation,
+        input: at
+            .and_then(|i| scenario.steps.get(i))
+            .and_then(|s| workflow_compare::step_input(&s.action))
+            .map(Embedded),
+        expected,
+        received,
+        directory,
+        passes_at: ScenarioLevel::ALL
+            .into_iter()
+            .rev()
+            .find(|&l| record.passes_at(l)),
+    }
+}
+
+/// The two sides of a workflow scenario's first difference, and the step where it is (none
+/// when it is the data directory, or the scenario never ran).
+fn workflow_sides(
+    scenario: &WorkflowScenario,
+    answer: &WorkflowAnswer,
+    level: ScenarioLevel,
+) -> (Option<usize>, Option<Observed>, Observed) {
+    let step = |index: usize, came_to: Option<StepCameTo>| {
+        Observed::Step(StepReport {
+            step: index + 1,
+            came_to,
+        })
+    };
+    let expected_step = |index: usize| {
+        let came_to = scenario.steps.get(index).map(|s| match &s.expect {
+            Expect::Result(value) => StepCameTo::Output(Embedded::from(stringify2_js(value))),
+            Expect::Throws(text) => StepCameTo::Throws(Embedded::from(text.clone())),
+            Expect::Done => StepCameTo::Ok(true),
+        });
+        Some(step(index, came_to))
+    };
+    match answer {
+        WorkflowAnswer::Ran { replies, after } => {
+            match workflow_compare::differing_steps(scenario, replies, level).first() {
+                Some(&i) => {
+                    let got = replies.get(i).map(|r| match r {
+                        Received::Returned(text) => {
+                            StepCameTo::Output(Embedded::from(text.clone()))
+                        }
+                        Received::Throws(text) => StepCameTo::Throws(Embedded::from(text.clone())),
+                        Received::Done => StepCameTo::Ok(true),
+                    });
+                    (Some(i), expected_step(i), step(i, got))
+                }
+                None => (
+                    None,
+                    Some(Observed::After {
+                        after: scenario.expected_after().clone(),
+                    }),
+                    Observed::After {
+                        after: after.clone(),
+                    },
+                ),
+            }
+        }
+        WorkflowAnswer::Stopped {
+            step: at, fault, ..
+        } => (
+            Some(*at),
+            expected_step(*at),
+            step(*at, Some(came_to_fault(fault))),
+        ),
+        WorkflowAnswer::Runner(text) => (
+            None,
+            None,
+            Observed::Runner {
+                runner_error: text.clone(),
+            },
+        ),
+        WorkflowAnswer::Unsupported => (None, None, Observed::Unsupported { unsupported: true }),
+        WorkflowAnswer::NotObservable(why) => (
+            None,
+            None,
+            Observed::NotObservable {
+                not_observable: why.clone(),
+            },
+        ),
+    }
+}
+
+/// What a step that got no outcome came to.
+fn came_to_fault(fault: &Failure) -> StepCameTo {
+    match fault {
+        Failure::Error(text) => StepCameTo::Error(text.clone()),
+        Failure::Timeout => StepCameTo::Timeout(true),
+        Failure::Crash(text) => StepCameTo::Crash(text.clone()),
+        Failure::ProtocolError(text) => StepCameTo::ProtocolError(text.clone()),
+    }
+}
+
 /// The two sides of a scenario's first difference: what was expected there and what came.
 fn sides(
     scenario: &Scenario,
@@ -166,15 +290,9 @@ fn sides(
             }
         }
         ScenarioAnswer::Stopped { step, fault, .. } => {
-            let came_to = match fault {
-                Failure::Error(text) => StepCameTo::Error(text.clone()),
-                Failure::Timeout => StepCameTo::Timeout(true),
-                Failure::Crash(text) => StepCameTo::Crash(text.clone()),
-                Failure::ProtocolError(text) => StepCameTo::ProtocolError(text.clone()),
-            };
             let received = StepReport {
                 step: step + 1,
-                came_to: Some(came_to),
+                came_to: Some(came_to_fault(fault)),
             };
             (expected_step(*step), Observed::Step(received))
         }
@@ -197,27 +315,33 @@ fn sides(
 /// The directory's differences, file by file, when every step ran.
 fn directory(scenario: &Scenario, answer: &ScenarioAnswer) -> Option<Vec<DirectoryChange>> {
     match answer {
-        ScenarioAnswer::Ran { after, .. } => Some(
-            differences(scenario.expected_after(), after)
-                .iter()
-                .map(|c| {
-                    let (path, change) = match c {
-                        Change::Missing(path, _) => (path, ChangeKind::Missing),
-                        Change::Extra(path, _) => (path, ChangeKind::Extra),
-                        Change::Different(path, _, _) => (path, ChangeKind::Different),
-                    };
-                    DirectoryChange {
-                        path: path.clone(),
-                        change,
-                    }
-                })
-                .collect(),
-        ),
+        ScenarioAnswer::Ran { after, .. } => Some(directory_changes(&differences(
+            scenario.expected_after(),
+            after,
+        ))),
         ScenarioAnswer::Stopped { .. }
         | ScenarioAnswer::Runner(_)
         | ScenarioAnswer::Unsupported
         | ScenarioAnswer::NotObservable(_) => None,
     }
+}
+
+/// The differences of a directory, file by file, as the report lists them.
+fn directory_changes(changes: &[Change]) -> Vec<DirectoryChange> {
+    changes
+        .iter()
+        .map(|c| {
+            let (path, change) = match c {
+                Change::Missing(path, _) => (path, ChangeKind::Missing),
+                Change::Extra(path, _) => (path, ChangeKind::Extra),
+                Change::Different(path, _, _) => (path, ChangeKind::Different),
+            };
+            DirectoryChange {
+                path: path.clone(),
+                change,
+            }
+        })
+        .collect()
 }
 
 /// One line on what happened to a scenario.

@@ -21,6 +21,8 @@ use crate::scenario::model::Scenario;
 use crate::scenario::play::ScenarioAnswer;
 use crate::web::model::WebScenario;
 use crate::web::play::{WebAnswer, WebReceived};
+use crate::workflow::model::WorkflowScenario;
+use crate::workflow::play::WorkflowAnswer;
 
 /// What a run takes and how it goes.
 #[derive(Clone, Debug)]
@@ -31,6 +33,8 @@ pub struct Plan {
     pub scenarios: Vec<Scenario>,
     /// The selected web scenarios.
     pub web: Vec<WebScenario>,
+    /// The selected workflow scenarios.
+    pub workflow: Vec<WorkflowScenario>,
     /// The level that decides pass and fail.
     pub level: Level,
     /// The names listed as known failures.
@@ -49,13 +53,14 @@ pub fn run_all(plan: Plan) -> Result<RunResult, PeerRunError> {
         vectors,
         scenarios,
         web,
+        workflow,
         level,
         known,
         jobs,
         scratch,
         peer,
     } = plan;
-    crate::progress::begin(vectors.len(), scenarios.len() + web.len());
+    crate::progress::begin(vectors.len(), scenarios.len() + web.len() + workflow.len());
     match peer {
         None => {
             let mut result = run_reference(vectors, level, &known);
@@ -65,6 +70,7 @@ pub fn run_all(plan: Plan) -> Result<RunResult, PeerRunError> {
                     .into_iter()
                     .map(Pending::Editor)
                     .chain(web.into_iter().map(Pending::Web))
+                    .chain(workflow.into_iter().map(Pending::Workflow))
                     .collect(),
             };
             let (records, elapsed) =
@@ -82,7 +88,8 @@ pub fn run_all(plan: Plan) -> Result<RunResult, PeerRunError> {
             let pending = scenarios
                 .into_iter()
                 .map(Pending::Editor)
-                .chain(web.into_iter().map(Pending::Web));
+                .chain(web.into_iter().map(Pending::Web))
+                .chain(workflow.into_iter().map(Pending::Workflow));
             let (played, unsupported): (Vec<_>, Vec<_>) = pending
                 .enumerate()
                 .partition(|(_, s)| executes.iter().any(|t| t == s.tool().id()));
@@ -178,6 +185,10 @@ fn unsupported_record(pending: Pending, level: Level, known: &HashSet<String>) -
                 requests: Vec::new(),
             };
             ScenarioRecord::web(scenario, answer, Duration::ZERO, level, known)
+        }
+        Pending::Workflow(scenario) => {
+            let answer = WorkflowAnswer::Unsupported;
+            ScenarioRecord::workflow(scenario, answer, Duration::ZERO, level, known)
         }
     }
 }

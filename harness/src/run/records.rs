@@ -1,5 +1,5 @@
-//! The scenarios of a run, editor and web: one record each, and the in-process run (scenarios in
-//! parallel).
+//! The scenarios of a run, editor, web and workflow: one record each, and the in-process run
+//! (scenarios in parallel).
 
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::path::Path;
@@ -16,6 +16,9 @@ use crate::scenario::play::{ScenarioAnswer, play_reference};
 use crate::web::compare as web_compare;
 use crate::web::model::WebScenario;
 use crate::web::play::WebAnswer;
+use crate::workflow::compare as workflow_compare;
+use crate::workflow::model::WorkflowScenario;
+use crate::workflow::play::WorkflowAnswer;
 
 /// One scenario's result.
 #[derive(Clone, Debug)]
@@ -28,8 +31,8 @@ pub struct ScenarioRecord {
     pub duration: Duration,
 }
 
-/// A scenario and its answer: an editor's, in a scratch directory, or a web tool's, against a
-/// fixture server.
+/// A scenario and its answer: an editor's, in a scratch directory, a web tool's, against a
+/// fixture server, or a workflow session's, in a scratch data directory.
 #[derive(Clone, Debug)]
 pub enum Played {
     /// An editor scenario.
@@ -45,6 +48,13 @@ pub enum Played {
         scenario: WebScenario,
         /// What it got.
         answer: WebAnswer,
+    },
+    /// A workflow scenario.
+    Workflow {
+        /// The scenario.
+        scenario: WorkflowScenario,
+        /// What it got.
+        answer: WorkflowAnswer,
     },
 }
 
@@ -93,11 +103,34 @@ impl ScenarioRecord {
         }
     }
 
+    /// Builds the record of a workflow scenario, as [`ScenarioRecord::new`] does an editor's.
+    pub fn workflow(
+        scenario: WorkflowScenario,
+        answer: WorkflowAnswer,
+        duration: Duration,
+        level: Level,
+        known_failures: &HashSet<String>,
+    ) -> ScenarioRecord {
+        let outcome = workflow_compare::classify(
+            &scenario,
+            &answer,
+            ScenarioLevel::of(level),
+            known_failures.contains(&scenario.name()),
+        );
+        crate::progress::scenario_done();
+        ScenarioRecord {
+            played: Played::Workflow { scenario, answer },
+            outcome,
+            duration,
+        }
+    }
+
     /// The scenario's full name, `<tool>:<id>`.
     pub fn name(&self) -> String {
         match &self.played {
             Played::Editor { scenario, .. } => scenario.name(),
             Played::Web { scenario, .. } => scenario.name(),
+            Played::Workflow { scenario, .. } => scenario.name(),
         }
     }
 
@@ -106,6 +139,7 @@ impl ScenarioRecord {
         match &self.played {
             Played::Editor { scenario, .. } => scenario.tool,
             Played::Web { scenario, .. } => scenario.tool,
+            Played::Workflow { scenario, .. } => scenario.tool,
         }
     }
 
@@ -114,6 +148,7 @@ impl ScenarioRecord {
         match &self.played {
             Played::Editor { scenario, .. } => &scenario.source,
             Played::Web { scenario, .. } => &scenario.source,
+            Played::Workflow { scenario, .. } => &scenario.source,
         }
     }
 
@@ -122,6 +157,9 @@ impl ScenarioRecord {
         match &self.played {
             Played::Editor { scenario, answer } => describe(scenario, answer, level),
             Played::Web { scenario, answer } => web_compare::describe(scenario, answer, level),
+            Played::Workflow { scenario, answer } => {
+                workflow_compare::describe(scenario, answer, level)
+            }
         }
     }
 
@@ -130,6 +168,9 @@ impl ScenarioRecord {
         match &self.played {
             Played::Editor { scenario, answer } => passes(scenario, answer, level),
             Played::Web { scenario, answer } => web_compare::passes(scenario, answer, level),
+            Played::Workflow { scenario, answer } => {
+                workflow_compare::passes(scenario, answer, level)
+            }
         }
     }
 }
@@ -141,6 +182,8 @@ pub enum Pending {
     Editor(Scenario),
     /// A web scenario.
     Web(WebScenario),
+    /// A workflow scenario.
+    Workflow(WorkflowScenario),
 }
 
 impl Pending {
@@ -149,13 +192,15 @@ impl Pending {
         match self {
             Pending::Editor(scenario) => scenario.tool,
             Pending::Web(scenario) => scenario.tool,
+            Pending::Workflow(scenario) => scenario.tool,
         }
     }
 }
 
 /// Runs the scenarios against the in-process reference, `jobs` at a time (and the web scenarios
 /// that wait on a delayed route all at once beside them), each editor scenario in its own scratch
-/// directory under `parent`, each web scenario against its own fixture server; the records come
+/// directory under `parent` (a workflow scenario's data directory too), each web scenario against
+/// its own fixture server; the records come
 /// back in scenario order, with the wall-clock time.
 pub(crate) fn run_scenarios_reference(
     scenarios: Vec<Pending>,
@@ -185,6 +230,11 @@ pub(crate) fn run_scenarios_reference(
                 let answer = crate::web::play::play_reference(&scenario);
                 let took = began.elapsed();
                 ScenarioRecord::web(scenario, answer, took, level, known_failures)
+            }
+            Pending::Workflow(scenario) => {
+                let answer = crate::workflow::play::play_reference(&scenario, parent);
+                let took = began.elapsed();
+                ScenarioRecord::workflow(scenario, answer, took, level, known_failures)
             }
         };
         if let Ok(mut done) = done.lock() {

@@ -1,7 +1,8 @@
-//! Scenarios: what one is (`model`, `paths`, `tree`), how one plays in a scratch directory
-//! (`scratch`, `play`), and how it is judged (`compare`).
+//! Scenarios: what one is (`model`, `paths`, `tree`, `json_content`), how one plays in a scratch
+//! directory (`scratch`, `play`), and how it is judged (`compare`).
 
 pub mod compare;
+pub mod json_content;
 pub mod model;
 pub mod paths;
 pub mod play;

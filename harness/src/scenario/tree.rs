@@ -23,6 +23,9 @@ mod folder;
 
 use folder::{Folder, Kind, Refusal};
 
+use crate::json::ser::Embedded;
+use crate::scenario::json_content::JsonContent;
+
 /// One entry of a tree, by its key (`a/b.txt`, or `empty/` for an empty directory).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Entry {
@@ -37,6 +40,10 @@ pub enum Entry {
     /// A regular file of more than [`MAX_FILE_BYTES`], not read: its size in bytes (only ever
     /// read back, never expected).
     TooLarge(u64),
+    /// A file holding a JSON value (`{"json": VALUE}`, workflow scenarios only): written as
+    /// `JSON.stringify(VALUE, null, 2)`, equal to a file whose text is the same value, member
+    /// order aside (only ever expected, never read back).
+    Json(JsonContent),
 }
 
 /// A directory's content: every file, every empty directory, every link, by key.
@@ -142,7 +149,7 @@ pub fn write_entry(
     move_mtime: bool,
 ) -> Result<(), TreeError> {
     let create = match entry {
-        Some(Entry::File(_) | Entry::EmptyDir) => true,
+        Some(Entry::File(_) | Entry::EmptyDir | Entry::Json(_)) => true,
         None => false,
         Some(Entry::Symlink(_) | Entry::Special | Entry::TooLarge(_)) => {
             return Err(TreeError::Uncreatable {
@@ -164,8 +171,19 @@ pub fn write_entry(
     }
     let last = OsStr::new(last);
     let body = key.trim_end_matches('/').to_owned();
-    match entry {
-        Some(Entry::File(bytes)) => {
+    let json_text;
+    let written = match entry {
+        Some(Entry::File(bytes)) => Some(bytes.as_slice()),
+        Some(Entry::Json(content)) => {
+            json_text = content.bytes();
+            Some(json_text.as_slice())
+        }
+        Some(Entry::EmptyDir | Entry::Symlink(_) | Entry::Special | Entry::TooLarge(_)) | None => {
+            None
+        }
+    };
+    match (entry, written) {
+        (_, Some(bytes)) => {
             let mut file = folder
                 .file_to_write(last)
                 .map_err(|r| refused(key, body, r, doing))?;
@@ -175,16 +193,23 @@ pub fn write_entry(
                 error,
             })
         }
-        Some(Entry::EmptyDir) => folder
+        (Some(Entry::EmptyDir), None) => folder
             .folder(last, true)
             .map(drop)
             .map_err(|r| refused(key, body, r, doing)),
-        None => delete(&folder, last, key),
-        Some(Entry::Symlink(_) | Entry::Special | Entry::TooLarge(_)) => {
-            Err(TreeError::Uncreatable {
-                key: key.to_owned(),
-            })
-        }
+        (None, None) => delete(&folder, last, key),
+        (
+            Some(
+                Entry::File(_)
+                | Entry::Json(_)
+                | Entry::Symlink(_)
+                | Entry::Special
+                | Entry::TooLarge(_),
+            ),
+            None,
+        ) => Err(TreeError::Uncreatable {
+            key: key.to_owned(),
+        }),
     }
 }
 
@@ -388,13 +413,23 @@ pub fn differences(expected: &Tree, received: &Tree) -> Vec<Change> {
     keys.dedup();
     keys.into_iter()
         .filter_map(|key| match (expected.get(key), received.get(key)) {
-            (Some(e), Some(r)) if e == r => None,
+            (Some(e), Some(r)) if same_entry(e, r) => None,
             (Some(e), Some(r)) => Some(Change::Different(key.clone(), e.clone(), r.clone())),
             (Some(e), None) => Some(Change::Missing(key.clone(), e.clone())),
             (None, Some(r)) => Some(Change::Extra(key.clone(), r.clone())),
             (None, None) => None,
         })
         .collect()
+}
+
+/// Whether two entries are the same: equal, or a JSON content and a file holding its value.
+fn same_entry(a: &Entry, b: &Entry) -> bool {
+    match (a, b) {
+        (Entry::Json(content), Entry::File(bytes)) | (Entry::File(bytes), Entry::Json(content)) => {
+            content.matches_bytes(bytes)
+        }
+        _ => a == b,
+    }
 }
 
 /// One line on the differences: `a.txt different, b.txt missing, c.txt extra`.
@@ -423,7 +458,9 @@ fn too_large(entry: &Entry) -> String {
             " (too large to compare: {size} bytes, over the limit of {} MiB per file)",
             MAX_FILE_BYTES >> 20
         ),
-        Entry::File(_) | Entry::EmptyDir | Entry::Symlink(_) | Entry::Special => String::new(),
+        Entry::File(_) | Entry::EmptyDir | Entry::Symlink(_) | Entry::Special | Entry::Json(_) => {
+            String::new()
+        }
     }
 }
 
@@ -443,7 +480,7 @@ pub fn render(changes: &[Change]) -> String {
                     let _ = writeln!(
                         out,
                         "different {key}:\n{}",
-                        similar_asserts::SimpleDiff::from_str(e, r, "expected", "received")
+                        similar_asserts::SimpleDiff::from_str(&e, &r, "expected", "received")
                     );
                 }
                 _ => {
@@ -485,19 +522,29 @@ pub fn show(entry: &Entry) -> String {
             "a file of {size} bytes, too large to compare (over the limit of {} MiB per file; not read)",
             MAX_FILE_BYTES >> 20
         ),
+        Entry::Json(content) => {
+            let text = content.0.to_compact();
+            let start: String = text.chars().take(200).collect();
+            match start.len() < text.len() {
+                true => format!("the JSON value {start}…"),
+                false => format!("the JSON value {text}"),
+            }
+        }
     }
 }
 
-fn text_of(entry: &Entry) -> Option<&str> {
+/// The text a diff shows for an entry: a text file's, a JSON content's as it is written.
+fn text_of(entry: &Entry) -> Option<std::borrow::Cow<'_, str>> {
     match entry {
-        Entry::File(bytes) => std::str::from_utf8(bytes).ok(),
+        Entry::File(bytes) => std::str::from_utf8(bytes).ok().map(Into::into),
+        Entry::Json(content) => Some(crate::scenario::json_content::stringify2(&content.0).into()),
         Entry::EmptyDir | Entry::Symlink(_) | Entry::Special | Entry::TooLarge(_) => None,
     }
 }
 
 /// An entry as scenario files and reports write it: a text, `{"base64": ...}` for bytes that are
 /// not UTF-8, `null` for an empty directory, `{"symlink": target}`, `{"special": true}`,
-/// `{"too_large": size}`.
+/// `{"too_large": size}`, `{"json": VALUE}`.
 #[derive(Serialize, Deserialize)]
 #[serde(untagged)]
 enum Written {
@@ -507,6 +554,7 @@ enum Written {
     Symlink { symlink: String },
     Special { special: bool },
     TooLarge { too_large: u64 },
+    Json { json: Embedded },
 }
 
 /// A tree serializes in the form of a scenario's `files`, with links and special files marked.
@@ -525,6 +573,9 @@ impl Serialize for Entry {
             },
             Entry::Special => Written::Special { special: true },
             Entry::TooLarge(size) => Written::TooLarge { too_large: *size },
+            Entry::Json(content) => Written::Json {
+                json: Embedded(content.0.clone()),
+            },
         };
         written.serialize(serializer)
     }
@@ -541,6 +592,7 @@ impl<'de> Deserialize<'de> for Entry {
             Written::Symlink { symlink } => Entry::Symlink(symlink),
             Written::Special { .. } => Entry::Special,
             Written::TooLarge { too_large } => Entry::TooLarge(too_large),
+            Written::Json { json } => Entry::Json(JsonContent(json.0)),
         })
     }
 }

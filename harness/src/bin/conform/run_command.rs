@@ -29,6 +29,7 @@ use vvoc_harness::run::summary::summary;
 use vvoc_harness::scenario::model::Scenario;
 use vvoc_harness::scenario::scratch::{Scratch, default_parent};
 use vvoc_harness::web::model::WebScenario;
+use vvoc_harness::workflow::model::WorkflowScenario;
 
 use super::{FAILED, INTERRUPTED, OK, RunArgs, UNUSABLE, load_all, write_out};
 
@@ -46,25 +47,28 @@ pub(crate) fn run(args: RunArgs) -> Result<u8> {
         Some(file) => KnownFailures::read(file, &suite.names)?,
         None => KnownFailures::default(),
     };
-    let (vectors, scenarios, web) = select(&suite, &selection)?;
-    if vectors.is_empty() && scenarios.is_empty() && web.is_empty() {
-        match suite.scenarios.is_empty() && suite.web.is_empty() {
+    let (vectors, scenarios, web, workflow) = select(&suite, &selection)?;
+    if vectors.is_empty() && scenarios.is_empty() && web.is_empty() && workflow.is_empty() {
+        match suite.scenarios.is_empty() && suite.web.is_empty() && suite.workflow.is_empty() {
             true => bail!("no vector matches the selection (--tool, --filter, --name)"),
             false => {
                 bail!("no vector matches the selection (--tool, --filter, --name), and no scenario")
             }
         }
     }
-    if args.scratch.is_none() && (!scenarios.is_empty() || args.mcp.is_some()) {
+    if args.scratch.is_none()
+        && (!scenarios.is_empty() || !workflow.is_empty() || args.mcp.is_some())
+    {
         check_scratch(&default_parent(), "the default scratch folder (--scratch)")?;
     }
     let level = level_of(&args)?;
-    let selected = (vectors.len(), scenarios.len() + web.len());
+    let selected = (vectors.len(), scenarios.len() + web.len() + workflow.len());
     if let Some(server) = mcp_server(&args) {
         let plan = McpPlan {
             vectors,
             scenarios,
             web,
+            workflow,
             level,
             known: known.names(),
             options: mcp_options(&args, server),
@@ -79,6 +83,7 @@ pub(crate) fn run(args: RunArgs) -> Result<u8> {
         vectors,
         scenarios,
         web,
+        workflow,
         level,
         known: known.names(),
         jobs: args.jobs.max(1),
@@ -114,13 +119,18 @@ pub(crate) fn run(args: RunArgs) -> Result<u8> {
     }
 }
 
-/// The vectors, editor scenarios and web scenarios `selection` takes from `suite`; an error for
-/// a `--name` that names nothing.
+/// The vectors, editor scenarios, web scenarios and workflow scenarios `selection` takes from
+/// `suite`; an error for a `--name` that names nothing.
 #[allow(clippy::type_complexity)]
 fn select(
     suite: &Suite,
     selection: &Selection,
-) -> Result<(Vec<Vector>, Vec<Scenario>, Vec<WebScenario>)> {
+) -> Result<(
+    Vec<Vector>,
+    Vec<Scenario>,
+    Vec<WebScenario>,
+    Vec<WorkflowScenario>,
+)> {
     let vectors: Vec<_> = suite
         .vectors
         .iter()
@@ -139,6 +149,12 @@ fn select(
         .filter(|s| selection.keeps_scenario_named(s.tool, &s.name()))
         .cloned()
         .collect();
+    let workflow: Vec<_> = suite
+        .workflow
+        .iter()
+        .filter(|s| selection.keeps_scenario_named(s.tool, &s.name()))
+        .cloned()
+        .collect();
     // A `--name` that names nothing is a mistake, not an empty selection of that one.
     let unknown: Vec<&str> = selection
         .names
@@ -152,7 +168,7 @@ fn select(
             unknown.join(", --name ")
         );
     }
-    Ok((vectors, scenarios, web))
+    Ok((vectors, scenarios, web, workflow))
 }
 
 /// A scratch folder that cannot hold scenario directories is a usage error found before anything
