@@ -184,7 +184,8 @@ impl Workflow {
             Tool::WorkCheckpoint => {
                 self.store(&session, &now);
                 self.control_gate(tool, cx, &session)?;
-                return Err(not_yet(tool, "its actions"));
+                self.checkpoint_unknown_run(&session, &parsed, &now)
+                    .ok_or_else(|| not_yet(tool, "actions on registered runs or plan packages"))?
             }
             other => {
                 return Err(JsString::from(format!(
@@ -303,6 +304,63 @@ impl Workflow {
         session: &JsString,
     ) -> Result<(), JsString> {
         gates::control(&self.host, tool, cx, self.is_invalid(session))
+    }
+
+    /// `work_checkpoint` on a run the session does not have (no plan run, no execution): the
+    /// lookup failure each action reports (`tooling.ts` `createWorkCheckpointTool`,
+    /// `executeGenericCheckpoint`; `checkpoints.ts` `startDelegatedCheckpointInStore`,
+    /// `verifyDelegatedCheckpointInStore`). `None` for what needs a run or a plan package.
+    fn checkpoint_unknown_run(
+        &mut self,
+        session: &JsString,
+        parsed: &Object,
+        now: &str,
+    ) -> Option<Object> {
+        let action = record::text(parsed, "action")?.to_string_lossy();
+        let run_id = record::text(parsed, "runId").map(|r| crate::text::trim(r.units()).to_vec());
+        let store = self.store(session, now);
+        let known = |id: &[u16]| {
+            store.plan_runs.iter().chain(&store.executions).any(|run| {
+                run.as_object()
+                    .and_then(|r| record::text(r, "runId"))
+                    .is_some_and(|r| r.units() == id)
+            })
+        };
+        if action == "register" && parsed.contains("planPath") {
+            return None;
+        }
+        let run_id = run_id.filter(|r| !r.is_empty())?;
+        if known(&run_id) {
+            return None;
+        }
+        let run = Json::String(JsString::from_units(run_id.clone()));
+        let failure = |code: &str, message: JsString, with_run: bool| {
+            let mut out = obj(vec![
+                ("tool", string("work_checkpoint")),
+                ("sessionId", Json::String(session.clone())),
+            ]);
+            if with_run {
+                out.insert("runId", run.clone());
+            }
+            out.insert("ok", Json::Bool(false));
+            out.insert("errorCode", string(code));
+            out.insert("message", Json::String(message));
+            results::finalize(out)
+        };
+        match action.as_str() {
+            "register" | "amend" | "review" | "bind" | "complete" | "authorize"
+            | "record_approval" | "revoke_authority" => Some(failure(
+                "EXECUTION_NOT_FOUND",
+                crate::js_text::js!["no execution ", &run_id[..]],
+                true,
+            )),
+            "start" | "verify" => Some(failure(
+                "RUN_NOT_FOUND",
+                crate::js_text::js!["RUN_NOT_FOUND: ", &run_id[..]],
+                false,
+            )),
+            _ => None,
+        }
     }
 
     /// `work_item_open` for standalone items: one result per item, in order.
