@@ -3,7 +3,7 @@
 //!
 //! The rooms, each depending only on those listed before it: `json` (the contract's JSON model
 //! for serde), `compare` and `outcome` (levels and outcomes), `scenario` (what a scenario is and
-//! how one plays), `load` (the suite's files), `protocol` (the JSON Lines messages), `peer`
+//! how one plays), `web` and `workflow` (web and workflow scenarios), `load` (the suite's files), `protocol` (the JSON Lines messages), `peer`
 //! (peer processes and sessions), `run` (a whole run and its summary), `report` (the files a run
 //! writes), `fuzz`, the commands `serve` (`conform peer`) and `bench`, and `mcp` (`conform mcp`,
 //! the reference as an MCP server).
@@ -29,6 +29,7 @@ pub mod report;
 pub mod run;
 pub mod scenario;
 pub mod serve;
+mod serve_workflow;
 pub mod web;
 pub mod workflow;
 

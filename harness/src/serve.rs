@@ -1,5 +1,5 @@
 //! `conform peer`: the reference implementation served over the peer protocol: verdicts, and the
-//! execution of scenarios with one editing session per session id.
+//! execution of scenarios with one editing session (and one workflow plugin) per session id.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
@@ -14,6 +14,7 @@ use crate::protocol::result::{CheckAnswer, PeerResult, StepAnswer};
 use crate::protocol::runner::{ToPeer, Unreadable, inexact_seq_answer, recover_seq};
 use crate::protocol::wire::Seq;
 use crate::scenario::model::Reply;
+use crate::serve_workflow::WorkflowSessions;
 
 /// The size of the input and output buffers: a few hundred messages.
 const BUFFER: usize = 1 << 16;
@@ -198,6 +199,7 @@ fn answer_messages(
     let mut output = BufWriter::with_capacity(BUFFER, output);
     let mut answer = String::new();
     let mut sessions: HashMap<String, Session> = HashMap::new();
+    let mut workflows = WorkflowSessions::default();
     // Batch k comes from parser k mod PARSERS, as the reader handed them out.
     for (batches, spent) in parsers.iter().zip(spent).cycle() {
         let batch = match batches.try_recv() {
@@ -227,10 +229,22 @@ fn answer_messages(
                     tool,
                     input,
                     host: None,
+                    workflow: None,
                 }) => {
                     let session = sessions.entry(session.to_string()).or_default();
                     execute_step(seq.clone(), *tool, input, session).to_line()
                 }
+                Ok(ToPeer::Exec {
+                    seq,
+                    session,
+                    tool,
+                    input,
+                    host: None,
+                    workflow: Some(workflow),
+                }) => workflows
+                    .call(seq.clone(), session, *tool, input, workflow)
+                    .to_line(),
+                Ok(ToPeer::Workflow(message)) => workflows.step(message).to_line(),
                 // A web call holds up the answers after it for as long as it waits on its
                 // server; a runner plays one scenario at a time per peer process.
                 Ok(ToPeer::Exec {
@@ -243,30 +257,14 @@ fn answer_messages(
                 Ok(ToPeer::Anchors { seq, path, .. }) => anchors_step(seq.clone(), path).to_line(),
                 Ok(ToPeer::End { session }) => {
                     sessions.remove(session.as_ref());
+                    workflows.end(session);
                     continue;
                 }
                 Ok(ToPeer::Bye) => return output.flush(),
-                Err(Unreadable::NotJson { error, seq }) => {
-                    eprintln!("conform peer: cannot read a line ({error})");
-                    match seq {
-                        Some(seq) => {
-                            error_result(seq.clone(), format!("cannot read the check: {error}"))
-                        }
-                        None => continue,
-                    }
-                }
-                Err(Unreadable::NotObject(kind)) => {
-                    eprintln!("conform peer: ignoring a message that is not an object but {kind}");
-                    continue;
-                }
-                Err(Unreadable::UnknownType(kind)) => {
-                    eprintln!("conform peer: ignoring a message of unknown type {kind:?}");
-                    continue;
-                }
-                Err(Unreadable::InexactSeq(text)) => inexact_seq_answer(text),
-                Err(Unreadable::Refused { seq, reason }) => {
-                    error_result(seq.clone(), reason.clone())
-                }
+                Err(unreadable) => match unreadable_answer(unreadable) {
+                    Some(answer) => answer,
+                    None => continue,
+                },
             };
             output.write_all(reply.as_bytes())?;
             output.write_all(b"\n")?;
@@ -275,6 +273,28 @@ fn answer_messages(
         let _ = spent.send(batch);
     }
     output.flush()
+}
+
+/// The answer to a line that cannot be taken as a message, when it has one (its `seq` was
+/// found); said on stderr either way.
+fn unreadable_answer(unreadable: &Unreadable) -> Option<String> {
+    match unreadable {
+        Unreadable::NotJson { error, seq } => {
+            eprintln!("conform peer: cannot read a line ({error})");
+            seq.as_ref()
+                .map(|seq| error_result(seq.clone(), format!("cannot read the check: {error}")))
+        }
+        Unreadable::NotObject(kind) => {
+            eprintln!("conform peer: ignoring a message that is not an object but {kind}");
+            None
+        }
+        Unreadable::UnknownType(kind) => {
+            eprintln!("conform peer: ignoring a message of unknown type {kind:?}");
+            None
+        }
+        Unreadable::InexactSeq(text) => Some(inexact_seq_answer(text)),
+        Unreadable::Refused { seq, reason } => Some(error_result(seq.clone(), reason.clone())),
+    }
 }
 
 /// An `error` result (the same for a check and a step).

@@ -1472,6 +1472,9 @@ def main():
         elif kind == "anchors":  # the read side of hashline_edit, which this peer does not run
             send({"type": "result", "seq": to_json_value(message.get("seq")),
                   "error": "anchors belong to hashline_edit, which this peer does not execute"})
+        elif kind in ("task", "event", "restart"):  # workflow steps; not in this peer's scenarios
+            send({"type": "result", "seq": to_json_value(message.get("seq")),
+                  "error": "this peer does not execute the workflow tools"})
         elif kind == "end":  # no answer
             sessions.pop(session_key(message), None)
         elif kind == "bye":

@@ -144,6 +144,7 @@ fn main() {
                 tool,
                 input,
                 host: _,
+                workflow: _,
             } => {
                 let session = sessions.entry(session.into_owned()).or_default();
                 exec(&mut out, seq, tool, &input, session);
@@ -153,6 +154,11 @@ fn main() {
                     Ok(view) => StepAnswer::Reply(Reply::Output(view)),
                     Err(error) => StepAnswer::Error(error.to_string()),
                 };
+                send(&mut out, &PeerResult { seq, answer }.to_line());
+            }
+            ToPeer::Workflow(message) => {
+                let answer = StepAnswer::Error("the fake peer plays no workflow step".to_owned());
+                let seq = message.seq().clone();
                 send(&mut out, &PeerResult { seq, answer }.to_line());
             }
             ToPeer::End { session } => {

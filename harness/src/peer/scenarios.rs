@@ -1,6 +1,5 @@
-//! Scenarios over the peer protocol, editor and web: `--jobs` sessions take scenarios from one
-//! queue and play
-//! them one at a time; a scenario that broke its peer (a timeout, crash or protocol error) has
+//! Scenarios over the peer protocol, editor, web and workflow: `--jobs` sessions take scenarios
+//! from one queue and play them one at a time; a scenario that broke its peer (a timeout, crash or protocol error) has
 //! failed, and the peer is restarted before the next. The scenario's directory is removed
 //! whatever happened.
 
@@ -20,6 +19,10 @@ use crate::scenario::model::Reply;
 use crate::scenario::play::{Executor, play};
 use crate::web::model::WebScenario;
 use crate::web::play::{WebExecutor, WebReceived, play as web_play};
+use crate::workflow::model::Action;
+use crate::workflow::play::{Received, WorkflowExecutor, play as workflow_play};
+use crate::workflow::wire::workflow_json;
+use vvoc_reference::exec::workflow::{StepContext, WorkflowHost};
 
 /// Why a scenario run went wrong as a whole.
 #[derive(Debug)]
@@ -120,7 +123,13 @@ impl Work<'_> {
                     ScenarioRecord::web(scenario, answer, took, self.level, self.known)
                 }
                 Pending::Workflow(scenario) => {
-                    let answer = crate::workflow::play::WorkflowAnswer::Unsupported;
+                    let name = scenario.name();
+                    let mut steps = WorkflowSteps {
+                        session: &mut session,
+                        name: &name,
+                        host: None,
+                    };
+                    let answer = workflow_play(&scenario, self.scratch, &mut steps);
                     let took = began.elapsed();
                     ScenarioRecord::workflow(scenario, answer, took, self.level, self.known)
                 }
@@ -156,6 +165,33 @@ impl Executor for Steps<'_, '_, '_> {
 
     fn end(&mut self) {
         self.0.end(self.1);
+    }
+}
+
+/// A workflow scenario's steps (in a session named after the scenario) on a peer session: each
+/// carries the host and the step's context and clock.
+struct WorkflowSteps<'s, 'p, 'o> {
+    session: &'s mut PeerSession<'p, 'o>,
+    name: &'s str,
+    host: Option<WorkflowHost>,
+}
+
+impl WorkflowExecutor for WorkflowSteps<'_, '_, '_> {
+    fn begin(&mut self, host: &WorkflowHost) -> Result<(), Failure> {
+        self.host = Some(host.clone());
+        Ok(())
+    }
+
+    fn step(&mut self, action: &Action, cx: &StepContext) -> Result<Received, Failure> {
+        let Some(host) = &self.host else {
+            return Err(Failure::Error("no host: begin was not called".to_owned()));
+        };
+        let workflow = workflow_json(host, cx);
+        self.session.workflow_step(self.name, action, &workflow)
+    }
+
+    fn end(&mut self) {
+        self.session.end(self.name);
     }
 }
 

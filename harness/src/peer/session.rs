@@ -15,7 +15,10 @@ use crate::protocol::hello::Implementation;
 use crate::protocol::result::{CheckAnswer, PeerResult, StepAnswer, StepKind};
 use crate::protocol::runner::ToPeer;
 use crate::protocol::wire::{Seq, preview};
+use crate::protocol::workflow::WorkflowMessage;
 use crate::scenario::model::Reply;
+use crate::workflow::model::Action;
+use crate::workflow::play::Received;
 
 /// How long a peer may take to exit after `bye` before it is killed.
 const GRACE: Duration = Duration::from_millis(500);
@@ -134,6 +137,24 @@ impl<'p, 'o> PeerSession<'p, 'o> {
     pub fn step(&mut self, session: &str, step: Step<'_>) -> Result<Reply, Failure> {
         match self.exchange(session, step, Duration::ZERO)? {
             StepAnswer::Reply(reply) => Ok(reply),
+            StepAnswer::Web { .. } | StepAnswer::Done | StepAnswer::Error(_) => {
+                unreachable_answer(&mut self.broken)
+            }
+        }
+    }
+
+    /// One step of a workflow scenario's session, with `workflow` (the host, the step's context
+    /// and the clock): a call's returned or raised text, a hook's outcome, or how it failed.
+    pub fn workflow_step(
+        &mut self,
+        session: &str,
+        action: &Action,
+        workflow: &Json,
+    ) -> Result<Received, Failure> {
+        match self.exchange(session, Step::Workflow(action, workflow), Duration::ZERO)? {
+            StepAnswer::Reply(Reply::Output(text)) => Ok(Received::Returned(text)),
+            StepAnswer::Reply(Reply::Throws(text)) => Ok(Received::Throws(text)),
+            StepAnswer::Done => Ok(Received::Done),
             StepAnswer::Web { .. } | StepAnswer::Error(_) => unreachable_answer(&mut self.broken),
         }
     }
@@ -150,7 +171,9 @@ impl<'p, 'o> PeerSession<'p, 'o> {
     ) -> Result<(Result<Json, JsString>, Vec<Json>), Failure> {
         match self.exchange(session, Step::Web(tool, input, host), waits)? {
             StepAnswer::Web { reply, asks } => Ok((reply, asks)),
-            StepAnswer::Reply(_) | StepAnswer::Error(_) => unreachable_answer(&mut self.broken),
+            StepAnswer::Reply(_) | StepAnswer::Done | StepAnswer::Error(_) => {
+                unreachable_answer(&mut self.broken)
+            }
         }
     }
 
@@ -173,8 +196,33 @@ impl<'p, 'o> PeerSession<'p, 'o> {
                     tool,
                     input,
                     host: None,
+                    workflow: None,
                 };
                 (exec, StepKind::Exec)
+            }
+            Step::Workflow(action, workflow) => {
+                match WorkflowMessage::of_step(seq.clone(), session.clone(), action, workflow) {
+                    Some(message) => (ToPeer::Workflow(message), StepKind::Hook),
+                    None => {
+                        let (tool, input) = match action {
+                            Action::Call { tool, input } => (*tool, input),
+                            // `of_step` gives a message for every other step.
+                            Action::Launch { .. }
+                            | Action::Result { .. }
+                            | Action::Event(_)
+                            | Action::Restart => return unreachable_answer(&mut self.broken),
+                        };
+                        let exec = ToPeer::Exec {
+                            seq,
+                            session,
+                            tool,
+                            input: Cow::Borrowed(input),
+                            host: None,
+                            workflow: Some(Cow::Borrowed(workflow)),
+                        };
+                        (exec, StepKind::Exec)
+                    }
+                }
             }
             Step::Web(tool, input, host) => {
                 let exec = ToPeer::Exec {
@@ -183,6 +231,7 @@ impl<'p, 'o> PeerSession<'p, 'o> {
                     tool,
                     input: Cow::Borrowed(input),
                     host: Some(Cow::Borrowed(host)),
+                    workflow: None,
                 };
                 (exec, StepKind::Web)
             }
@@ -280,6 +329,8 @@ pub enum Step<'a> {
     Anchors(&'a JsString),
     /// A call of a web tool with this input and host configuration (`{server}` substituted).
     Web(Tool, &'a Json, &'a Json),
+    /// A step of a workflow scenario with its `workflow` member (host, context, clock).
+    Workflow(&'a Action, &'a Json),
 }
 
 /// An answer of the wrong kind for its step, which [`PeerResult::read`] never gives: reading by

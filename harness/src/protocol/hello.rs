@@ -33,7 +33,11 @@ impl Implementation {
             tools: Tool::ALL.iter().map(|t| t.id().to_owned()).collect(),
             scenarios: Tool::ALL
                 .iter()
-                .filter(|t| vvoc_reference::exec::executes(**t) || crate::web::is_web(**t))
+                .filter(|t| {
+                    vvoc_reference::exec::executes(**t)
+                        || crate::web::is_web(**t)
+                        || crate::workflow::is_workflow(**t)
+                })
                 .map(|t| t.id().to_owned())
                 .collect(),
         }

@@ -6,3 +6,4 @@ pub mod result;
 pub mod runner;
 pub mod schemas;
 pub mod wire;
+pub mod workflow;

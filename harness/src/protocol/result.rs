@@ -39,6 +39,8 @@ pub enum StepAnswer {
         /// Each `context.ask` argument, in order.
         asks: Vec<Json>,
     },
+    /// A workflow step that is not a call (a `task`, an `event`, a `restart`) went through.
+    Done,
     /// The peer could not run the step (not a tool outcome).
     Error(String),
 }
@@ -53,6 +55,8 @@ pub enum StepKind {
     Anchors,
     /// An `exec` message of a web tool (with a `host`).
     Web,
+    /// A `task`, `event` or `restart` message: it goes through (`ok`) or raises.
+    Hook,
 }
 
 impl<A> PeerResult<A> {
@@ -190,6 +194,7 @@ impl PeerResult<StepAnswer> {
                 object.insert("asks", Json::Array(asks.clone()));
                 object
             }
+            StepAnswer::Done => self.object("ok", Json::Bool(true)),
             StepAnswer::Error(text) => self.object("error", Json::str(text)),
         }
     }
@@ -201,19 +206,21 @@ impl PeerResult<StepAnswer> {
 
     /// Reads a peer's answer to a step of `kind`: its integer `seq` and the answer.
     pub fn read(line: &str, kind: StepKind) -> Result<(u64, StepAnswer), String> {
-        if kind == StepKind::Web {
-            return Self::read_web(line);
+        match kind {
+            StepKind::Web => return Self::read_web(line),
+            StepKind::Hook => return Self::read_hook(line),
+            StepKind::Exec | StepKind::Anchors => {}
         }
         let (seq, message) = Self::read_seq(line)?;
         if message.contains("accept") || message.contains("reject") {
             return Err(format!(
                 "a verdict (accept or reject) answers a check, not {}: expected \"output\", {}or \"error\"",
                 match kind {
-                    StepKind::Exec | StepKind::Web => "an exec",
+                    StepKind::Exec | StepKind::Web | StepKind::Hook => "an exec",
                     StepKind::Anchors => "an anchors step",
                 },
                 match kind {
-                    StepKind::Exec | StepKind::Web => "\"throws\" ",
+                    StepKind::Exec | StepKind::Web | StepKind::Hook => "\"throws\" ",
                     StepKind::Anchors => "",
                 }
             ));
@@ -231,7 +238,7 @@ impl PeerResult<StepAnswer> {
         };
         let answer = match (&answers[..], kind) {
             (&["output"], _) => StepAnswer::Reply(Reply::Output(text("output")?)),
-            (&["throws"], StepKind::Exec | StepKind::Web) => {
+            (&["throws"], StepKind::Exec | StepKind::Web | StepKind::Hook) => {
                 StepAnswer::Reply(Reply::Throws(text("throws")?))
             }
             (&["throws"], StepKind::Anchors) => {
@@ -252,6 +259,39 @@ impl PeerResult<StepAnswer> {
 }
 
 impl PeerResult<StepAnswer> {
+    /// Reads a peer's answer to a `task`, `event` or `restart` message: `ok` (`true`), `throws`
+    /// (a string), or `error`.
+    fn read_hook(line: &str) -> Result<(u64, StepAnswer), String> {
+        let (seq, message) = Self::read_seq(line)?;
+        let answers: Vec<&str> = ["ok", "throws", "error"]
+            .into_iter()
+            .filter(|k| message.contains(k))
+            .collect();
+        let text = |name: &str| {
+            message
+                .get(name)
+                .and_then(Json::as_string)
+                .cloned()
+                .ok_or_else(|| format!("{name:?} must be a string"))
+        };
+        let answer = match answers[..] {
+            ["ok"] => match message.get("ok") {
+                Some(Json::Bool(true)) => StepAnswer::Done,
+                _ => return Err("\"ok\" must be true".to_owned()),
+            },
+            ["throws"] => StepAnswer::Reply(Reply::Throws(text("throws")?)),
+            ["error"] => StepAnswer::Error(text("error")?.to_string()),
+            _ => {
+                return Err(
+                    "a result of a task, event or restart has exactly one of \"ok\", \"throws\" \
+                     and \"error\""
+                        .to_owned(),
+                );
+            }
+        };
+        Ok((seq, answer))
+    }
+
     /// Reads a peer's answer to a web call: `result` (an object) or `throws` (a string), each
     /// with `asks` (an array of objects), or `error`.
     fn read_web(line: &str) -> Result<(u64, StepAnswer), String> {

@@ -1,11 +1,13 @@
-//! The runner's messages (interfaces.md §4, §9.2): `hello`, `check`, `exec`, `anchors`, `end`,
-//! `bye`; written by the runner, read by peers (`conform peer`, the fake peer).
+//! The runner's messages (interfaces.md §4, §9.2): `hello`, `check`, `exec`, `anchors`, the
+//! workflow messages (`task`, `event`, `restart`), `end`, `bye`; written by the runner, read by
+//! peers (`conform peer`, the fake peer).
 
 use std::borrow::Cow;
 
 use vvoc_reference::{JsString, Json, Object, Tool};
 
 use crate::protocol::wire::{PROTOCOL, Seq, message_type};
+use crate::protocol::workflow::{TYPES as WORKFLOW_TYPES, WorkflowMessage};
 
 /// A message from the runner to the peer.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,7 +36,12 @@ pub enum ToPeer<'a> {
         /// For a web tool, the host configuration (formats.md, "Web scenario file"), `{server}`
         /// substituted; `None` for an editor.
         host: Option<Cow<'a, Json>>,
+        /// For a workflow tool, the host, the step's context and the clock
+        /// (`crate::workflow::wire`); `None` for an editor or a web tool.
+        workflow: Option<Cow<'a, Json>>,
     },
+    /// A step of a workflow scenario that is not a call: a `task`, an `event`, a `restart`.
+    Workflow(WorkflowMessage<'a>),
     /// One step of a scenario: the anchored view of a file.
     Anchors {
         /// The runner's number for this step; the answer echoes it.
@@ -110,6 +117,7 @@ impl ToPeer<'_> {
                 tool,
                 input,
                 host,
+                workflow,
             } => {
                 o.insert("seq", seq.0.clone());
                 o.insert("session", Json::str(session));
@@ -118,7 +126,11 @@ impl ToPeer<'_> {
                 if let Some(host) = host {
                     o.insert("host", host.as_ref().clone());
                 }
+                if let Some(workflow) = workflow {
+                    o.insert("workflow", workflow.as_ref().clone());
+                }
             }
+            ToPeer::Workflow(message) => message.write(&mut o),
             ToPeer::Anchors { seq, session, path } => {
                 o.insert("seq", seq.0.clone());
                 o.insert("session", Json::str(session));
@@ -137,6 +149,7 @@ impl ToPeer<'_> {
             ToPeer::Check { .. } => "check",
             ToPeer::Exec { .. } => "exec",
             ToPeer::Anchors { .. } => "anchors",
+            ToPeer::Workflow(message) => message.kind(),
             ToPeer::End { .. } => "end",
             ToPeer::Bye => "bye",
         }
@@ -160,6 +173,7 @@ impl ToPeer<'_> {
         // The input is moved out, not copied: it may be large and deep.
         let input = message.remove("input");
         let host = message.remove("host");
+        let workflow = message.remove("workflow");
         let seq = Seq(message.get("seq").cloned().unwrap_or(Json::Null));
         if let Json::Number(n) = seq.0
             && n.abs() >= EXACT_LIMIT
@@ -197,7 +211,7 @@ impl ToPeer<'_> {
                 .ok_or_else(|| refused(seq, format!("the {kind} has no input")))
         };
         let kind = message.get("type").and_then(Json::as_string);
-        let kind = ["hello", "check", "exec", "anchors", "end", "bye"]
+        let kind = KINDS
             .into_iter()
             .find(|k| kind.is_some_and(|kind| kind.eq_str(k)));
         match kind.unwrap_or_default() {
@@ -212,8 +226,14 @@ impl ToPeer<'_> {
                 input: input(&seq, "exec")?,
                 session: session(),
                 host: host.map(Cow::Owned),
+                workflow: workflow.map(Cow::Owned),
                 seq,
             }),
+            kind @ ("task" | "event" | "restart") => {
+                WorkflowMessage::read(kind, &message, workflow, seq.clone(), session())
+                    .map(ToPeer::Workflow)
+                    .map_err(|reason| refused(&seq, reason))
+            }
             "anchors" => match message.get("path").and_then(Json::as_string) {
                 Some(path) => Ok(ToPeer::Anchors {
                     path: Cow::Owned(path.clone()),
@@ -228,6 +248,19 @@ impl ToPeer<'_> {
         }
     }
 }
+
+/// Every message type a runner sends.
+const KINDS: [&str; 9] = [
+    "hello",
+    "check",
+    "exec",
+    "anchors",
+    WORKFLOW_TYPES[0],
+    WORKFLOW_TYPES[1],
+    WORKFLOW_TYPES[2],
+    "end",
+    "bye",
+];
 
 /// The answer to a message refused as [`Unreadable::InexactSeq`]: an `error` result whose `seq`
 /// is the message's own number text, so that it is echoed exactly.
@@ -351,6 +384,7 @@ mod tests {
                 tool: Tool::StrReplaceEditor,
                 input: Cow::Borrowed(&input),
                 host: None,
+                workflow: None,
             },
             ToPeer::Exec {
                 seq: Seq::from(10),
@@ -360,6 +394,7 @@ mod tests {
                 host: Some(Cow::Owned(
                     Json::parse(r#"{"fetch":{"provider":"native"}}"#).expect("JSON"),
                 )),
+                workflow: None,
             },
             ToPeer::Anchors {
                 seq: Seq::from(9),

@@ -122,6 +122,7 @@ pub fn schemas() -> Vec<(&'static str, Value)> {
     ]
     .into_iter()
     .chain(scenario_schemas())
+    .chain(workflow_schemas())
     .collect()
 }
 
@@ -184,8 +185,7 @@ impl ProtocolCheck {
     }
 }
 
-/// The schemas of the scenario messages, by file stem.
-/// The schemas of the scenario messages (interfaces.md §9.2).
+/// The schemas of the scenario messages (interfaces.md §9.2), by file stem.
 fn scenario_schemas() -> Vec<(&'static str, Value)> {
     let tools: Vec<&str> = Tool::ALL.iter().map(|t| t.id()).collect();
     let schema = |title: &str, description: &str, properties: Value, required: Value| {
@@ -194,7 +194,7 @@ fn scenario_schemas() -> Vec<(&'static str, Value)> {
     let session = json!({"description": "The scenario's editing session.", "type": "string"});
     let result = message_schema(
         "peer step result",
-        "The peer's answer to an exec or anchors step: the text the tool returns, the message of the error it raises, or an error when the peer could not run the step.",
+        "The peer's answer to an exec, anchors, task, event or restart step: the text the tool returns, the message of the error it raises, ok for a workflow step that went through, or an error when the peer could not run the step.",
         json!({
             "type": {"const": "result"},
             "seq": {"type": "integer", "minimum": 0},
@@ -202,13 +202,15 @@ fn scenario_schemas() -> Vec<(&'static str, Value)> {
             "throws": {"description": "The raised error's message (exec only).", "type": "string"},
             "result": {"description": "The object a web tool returns (an exec with a host only).", "type": "object"},
             "asks": {"description": "The permission requests a web call made, in order (with result or throws, for an exec with a host).", "type": "array", "items": {"type": "object"}},
+            "ok": {"description": "A task, event or restart went through.", "const": true},
             "error": {"description": "Not a tool outcome: the peer could not run the step.", "type": "string"}
         }),
         json!(["type", "seq"]),
         Some(json!([
-            {"required": ["output"], "not": {"anyOf": [{"required": ["result"]}, {"required": ["asks"]}]}},
-            {"required": ["throws"], "not": {"required": ["result"]}},
-            {"required": ["result", "asks"], "not": {"required": ["throws"]}},
+            {"required": ["output"], "not": {"anyOf": [{"required": ["result"]}, {"required": ["asks"]}, {"required": ["ok"]}]}},
+            {"required": ["throws"], "not": {"anyOf": [{"required": ["result"]}, {"required": ["ok"]}]}},
+            {"required": ["result", "asks"], "not": {"anyOf": [{"required": ["throws"]}, {"required": ["ok"]}]}},
+            {"required": ["ok"], "not": {"anyOf": [{"required": ["asks"]}, {"required": ["error"]}]}},
             {"required": ["error"]}
         ])),
     );
@@ -217,14 +219,15 @@ fn scenario_schemas() -> Vec<(&'static str, Value)> {
             "runner-exec",
             schema(
                 "runner exec",
-                "One call of a scenario, in its session; {root} is already substituted. The peer answers with a step result echoing seq.",
+                "One call of a scenario, in its session; {root} is already substituted. The peer answers with a step result echoing seq (for a workflow tool, with workflow: output, the returned text, or throws).",
                 json!({
                     "type": {"const": "exec"},
                     "seq": {"type": "integer", "minimum": 0},
                     "session": session,
                     "tool": {"enum": tools},
                     "input": {"description": "Any JSON value."},
-                    "host": {"description": "For web_fetch and web_search: the host configuration (formats.md, Web scenario file), {server} substituted. The peer answers with result or throws, and asks.", "type": "object"}
+                    "host": {"description": "For web_fetch and web_search: the host configuration (formats.md, Web scenario file), {server} substituted. The peer answers with result or throws, and asks.", "type": "object"},
+                    "workflow": workflow_member()
                 }),
                 json!(["type", "seq", "session", "tool", "input"]),
             ),
@@ -253,5 +256,108 @@ fn scenario_schemas() -> Vec<(&'static str, Value)> {
             ),
         ),
         ("peer-step-result", result),
+    ]
+}
+
+/// The `workflow` member of the workflow messages: the host (its data directory included), the
+/// step's context, and the clock (`crate::workflow::wire`).
+fn workflow_member() -> Value {
+    let text = json!({"type": "string"});
+    json!({
+        "description": "For the workflow tools: the host, the step's context and the clock (protocol.md, Workflow scenarios).",
+        "type": "object",
+        "properties": {
+            "host": {
+                "type": "object",
+                "properties": {
+                    "dataDir": {"description": "The data directory (XDG_DATA_HOME), an absolute path the runner created.", "type": "string"},
+                    "directory": {"description": "The plugin's trusted directory.", "type": "string"},
+                    "worktree": {"description": "The plugin's trusted worktree, if any.", "type": "string"},
+                    "sessions": {
+                        "description": "The root-session lookup per session id: null a root, a string the parent's id, {fails} a lookup that raises, {missing} one without data; a session not listed is a root.",
+                        "type": "object",
+                        "additionalProperties": {
+                            "oneOf": [
+                                {"type": "null"},
+                                {"type": "string"},
+                                {"type": "object", "properties": {"fails": text}, "required": ["fails"], "additionalProperties": false},
+                                {"type": "object", "properties": {"missing": {"const": true}}, "required": ["missing"], "additionalProperties": false}
+                            ]
+                        }
+                    },
+                    "packageRoot": {"description": "Where the plugin's package is installed.", "type": "string"}
+                },
+                "required": ["dataDir", "directory", "sessions", "packageRoot"],
+                "additionalProperties": false
+            },
+            "context": {
+                "description": "The step's context; an absent member is absent for the step.",
+                "type": "object",
+                "properties": {"session": text, "agent": text, "directory": text, "worktree": text},
+                "required": ["session"],
+                "additionalProperties": false
+            },
+            "now": {"description": "The clock for every reading during the step: milliseconds since 1970-01-01T00:00:00Z.", "type": "integer"}
+        },
+        "required": ["host", "context", "now"],
+        "additionalProperties": false
+    })
+}
+
+/// The schemas of the workflow messages that are not an `exec` (protocol.md, Workflow
+/// scenarios), by file stem.
+fn workflow_schemas() -> Vec<(&'static str, Value)> {
+    let schema = |title: &str, description: &str, properties: Value, required: Value| {
+        message_schema(title, description, properties, required, None)
+    };
+    let session =
+        json!({"description": "The scenario's session: one plugin instance.", "type": "string"});
+    let seq = json!({"type": "integer", "minimum": 0});
+    vec![
+        (
+            "runner-task",
+            schema(
+                "runner task",
+                "The host is about to run its task tool (phase launch, tool.execute.before) or it returned (phase result, tool.execute.after). The peer answers with a step result: ok, or throws (the hook raised).",
+                json!({
+                    "type": {"const": "task"},
+                    "seq": seq,
+                    "session": session,
+                    "phase": {"enum": ["launch", "result"]},
+                    "callId": {"description": "The host's call id.", "type": "string"},
+                    "args": {"description": "The task tool's arguments (subagent_type, prompt, ...).", "type": "object"},
+                    "output": {"description": "A result's output.output: a string, or any JSON value."},
+                    "metadata": {"description": "A result's output.metadata, if any."},
+                    "workflow": workflow_member()
+                }),
+                json!([
+                    "type", "seq", "session", "phase", "callId", "args", "workflow"
+                ]),
+            ),
+        ),
+        (
+            "runner-event",
+            schema(
+                "runner event",
+                "A host event as the plugin's event hook receives it. The peer answers with a step result: ok, or throws.",
+                json!({
+                    "type": {"const": "event"},
+                    "seq": seq,
+                    "session": session,
+                    "event": {"type": "object"},
+                    "workflow": workflow_member()
+                }),
+                json!(["type", "seq", "session", "event", "workflow"]),
+            ),
+        ),
+        (
+            "runner-restart",
+            schema(
+                "runner restart",
+                "The host process restarts: the session's plugin forgets everything it holds in memory and hydrates each workflow session again from its file when next used. The peer answers with a step result: ok.",
+                json!({"type": {"const": "restart"}, "seq": seq, "session": session}),
+                json!(["type", "seq", "session"]),
+            ),
+        ),
     ]
 }
