@@ -256,3 +256,27 @@ fn lint_checks_a_workflow_file_against_its_own_schema() {
         lint.violations
     );
 }
+
+#[test]
+fn the_example_of_formats_md_loads_and_follows_its_schema() {
+    let formats =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/formats.md"))
+            .expect("docs/formats.md");
+    let section = formats
+        .split("## Workflow scenario file")
+        .nth(1)
+        .expect("the section");
+    let example = section
+        .split("```json\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the example");
+    let dir = files_folder(&[("work_item_close/exec-example.json", example)]);
+    let suite = load_suite(&[dir.path().to_owned()]).expect("the example loads");
+    assert_eq!(
+        suite.names,
+        vec!["work_item_close:close-after-two-passing-reviews"]
+    );
+    let lint = lint_vectors_folder(dir.path()).expect("lints");
+    assert_eq!(lint.violations, Vec::new());
+}
