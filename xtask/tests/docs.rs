@@ -241,3 +241,29 @@ fn the_rules_tables_of_execution_web_md_name_the_web_tools_rules_of_execution_in
         );
     }
 }
+
+#[test]
+fn the_rules_tables_of_execution_workflow_md_name_the_workflow_tools_rules_of_execution_in_order() {
+    let doc = std::fs::read_to_string(workspace_root().join("docs/execution-workflow.md"))
+        .expect("docs/execution-workflow.md reads");
+    for tool in [
+        Tool::WorkItemOpen,
+        Tool::WorkItemList,
+        Tool::WorkItemClose,
+        Tool::WorkItemDecide,
+        Tool::WorkCheckpoint,
+    ] {
+        let heading = format!("### `{}`", tool.id());
+        let documented = table_names(&doc, &heading);
+        let built: Vec<String> = vvoc_reference::exec::exec_rules()
+            .into_iter()
+            .filter(|rule| rule.tool == tool)
+            .map(|rule| rule.name.to_owned())
+            .collect();
+        assert!(!built.is_empty(), "{tool:?} has rules of execution");
+        assert_eq!(
+            documented, built,
+            "docs/execution-workflow.md `{heading}` lists other rules than implementation/src/exec/rules.rs"
+        );
+    }
+}

@@ -18,7 +18,8 @@ pub struct ExecRule {
 }
 
 /// Every rule of execution: `hashline_edit`, `str_replace_editor` (in `execution.md` order), then
-/// `web_search` and `web_fetch` (in the order of `execution-web.md` §6).
+/// `web_search` and `web_fetch` (in the order of `execution-web.md` §6), then the five workflow
+/// tools (in the order of `execution-workflow.md` §10).
 pub fn exec_rules() -> Vec<ExecRule> {
     let hashline = HASHLINE.iter().map(|&(name, says)| ExecRule {
         tool: Tool::HashlineEdit,
@@ -40,7 +41,25 @@ pub fn exec_rules() -> Vec<ExecRule> {
         name,
         says,
     });
-    hashline.chain(editor).chain(search).chain(fetch).collect()
+    let workflow = [
+        (Tool::WorkItemOpen, WORK_ITEM_OPEN),
+        (Tool::WorkItemList, WORK_ITEM_LIST),
+        (Tool::WorkItemClose, WORK_ITEM_CLOSE),
+        (Tool::WorkItemDecide, WORK_ITEM_DECIDE),
+        (Tool::WorkCheckpoint, WORK_CHECKPOINT),
+    ]
+    .into_iter()
+    .flat_map(|(tool, rules)| {
+        rules
+            .iter()
+            .map(move |&(name, says)| ExecRule { tool, name, says })
+    });
+    hashline
+        .chain(editor)
+        .chain(search)
+        .chain(fetch)
+        .chain(workflow)
+        .collect()
 }
 
 const HASHLINE: &[(&str, &str)] = &[
@@ -668,5 +687,385 @@ const WEB_FETCH: &[(&str, &str)] = &[
     (
         "metadata-zai",
         "§4.9: Z.AI metadata holds `provider`, `region`, `format`, `credentialSource`, then the reader's members (text only)",
+    ),
+];
+
+// The workflow tools' rules, `execution-workflow.md` §10 (its tables name these, in order).
+
+const WORK_ITEM_OPEN: &[(&str, &str)] = &[
+    (
+        "agent-gate",
+        "§1.2: `WORKFLOW_TOOL_DENIED: work_item_open is only available to vv-controller sessions. Current agent: <agent>.`; nothing hydrated",
+    ),
+    (
+        "open-id",
+        "§3.1: `wi-<n>` from 1 per session, persisted, never reused; reuse and refusal consume none",
+    ),
+    ("open-header", "§3.1: `VVOC_WORK_ITEM_ID: wi-<n>`"),
+    (
+        "open-reviewer-order",
+        "§3.5: reviewers stored and shown `spec` before `code`",
+    ),
+    (
+        "open-initial-state",
+        "§3.5: `open`; `review_only` `awaiting_reviews` with round 1; delegated state with empty ledgers",
+    ),
+    (
+        "open-reuse",
+        "§3.5: same trimmed key and intent → `reused: true` with the current record, whatever its state",
+    ),
+    (
+        "open-key-conflict",
+        "§3.5: `WORK_ITEM_KEY_CONFLICT: key <key> is already associated with different workflow intent`, `existingWorkItemId`; writeScope order counts",
+    ),
+    (
+        "open-result",
+        "§3.5: `{tool, sessionId, items}`, no `ok`; success items `ok, reused, view`; failure items normalized",
+    ),
+    (
+        "excerpt",
+        "§3.3: CRLF→LF, trim, none when empty, 500-unit cut, `{source, text, truncated, originalLength, maxLength}`",
+    ),
+    (
+        "round-create",
+        "§3.4: round `completedReviewRoundCount + 1`, reviewers pending, `active`",
+    ),
+    ("result-serialize", "§4.1: `JSON.stringify(value, null, 2)`"),
+    (
+        "result-finalize",
+        "§4.2: failures and batch-item failures rebuilt; successes untouched",
+    ),
+    (
+        "store-session",
+        "§2.1: one store per session; ids, keys, call ids are per session",
+    ),
+    (
+        "store-path",
+        "§2.1: `<data>/workflow/<S>/workflow-state.json`",
+    ),
+    (
+        "store-file",
+        "§2.3: version 4; `version, updatedAt, sessionId, nextId, records, keyIndex, planRuns, executions, messageClaims`",
+    ),
+    ("store-when", "§2.5: which events write the file"),
+    (
+        "store-write",
+        "§2.6: temporary file then rename; failures ignored by open, close, hooks",
+    ),
+    (
+        "task-tracked",
+        "§6.1: only `task` with a tracked trimmed `subagent_type`",
+    ),
+    (
+        "task-header",
+        "§6.2: `MISSING_WORK_ITEM_HEADER: …`, ``MALFORMED_WORK_ITEM_HEADER: … `<line>` ``",
+    ),
+    (
+        "launch-header",
+        "§6.3: `LAUNCH_REJECTED_MISSING_HEADER: <header message>`",
+    ),
+    (
+        "launch-unknown",
+        "§6.3: `__VVOC_SECRET_BEARER_TOKEN_a6f582092f05__ LAUNCH_REJECTED_UNKNOWN_WORK_ITEM: …` for missing or closed items",
+    ),
+    (
+        "launch-round-limit",
+        "§6.3, §6.6: `LAUNCH_REJECTED_ROUND_LIMIT: …` when `completedReviewRoundCount + 1 > 2`, before the state check",
+    ),
+    (
+        "launch-transition",
+        "§6.3: `__VVOC_SECRET_BEARER_TOKEN_513fa2de603d__ LAUNCH_REJECTED_INVALID_TRANSITION: <id> in state <state> only allows <agents>. <message>`",
+    ),
+    (
+        "launch-allowed",
+        "§6.3: allowed agents per mode, state and pending reviewers",
+    ),
+    (
+        "launch-begin",
+        "§6.3: reviewer launch checks in order; pending → in flight",
+    ),
+    (
+        "launch-delegated",
+        "§6.3, §6.7: `LAUNCH_REJECTED_DELEGATED_<code>: <message>`",
+    ),
+    (
+        "launch-write",
+        "§6.3: an accepted tracked launch writes the file",
+    ),
+    (
+        "result-header",
+        "§6.4: `RESULT_PROTOCOL_ERROR: <header message>`, no write",
+    ),
+    (
+        "result-not-string",
+        "§6.4: `RESULT_PROTOCOL_ERROR: tracked task output must be a string` after revert",
+    ),
+    (
+        "result-protocol-error",
+        "§6.4, §6.8: `RESULT_PROTOCOL_ERROR: <message>` + settlement lines + excerpt lines",
+    ),
+    (
+        "result-unknown",
+        "§6.4: `RESULT_PROTOCOL_ERROR: no open work item <id> exists in this session` + excerpt lines",
+    ),
+    (
+        "result-state",
+        "§6.4, §6.6: `RESULT_PROTOCOL_ERROR: <state refusal>` + excerpt lines, after revert",
+    ),
+    (
+        "result-write",
+        "§6.4: an applied result writes before any hard stop",
+    ),
+    (
+        "result-revert",
+        "§6.4: in-flight reviewer back to pending (sorted), then write",
+    ),
+    (
+        "result-excerpt-lines",
+        "§6.4: `Result excerpt: <empty>` / `Result excerpt (<source>[, truncated to 500 of <n> characters]):` + LF + text",
+    ),
+    (
+        "task-unwrap",
+        "§6.4: `<task …>` element, then `task_id:` header envelope, else unchanged",
+    ),
+    (
+        "task-hard-stop-line",
+        "§6.4: `^\\s*VVOC_STATUS\\s*:\\s*(BLOCKED|NEEDS_CONTEXT)\\b` on any line",
+    ),
+    (
+        "task-result-block",
+        "§6.5: split, top-block line checks, field checks, their messages in order",
+    ),
+    (
+        "result-implementer",
+        "§6.6: DONE/DONE_WITH_CONCERNS → new round; NEEDS_CONTEXT/BLOCKED → state and excerpt; `INVALID_RESULT_AGENT`",
+    ),
+    (
+        "result-reviewer",
+        "§6.6: reviewer result checks; result recorded; counts",
+    ),
+    (
+        "round-settle",
+        "§6.6: settlement and the mode-specific state",
+    ),
+    (
+        "result-hard-stop",
+        "§6.6: `RESULT_HARD_STOP: …` four lines, recovery context choice",
+    ),
+    (
+        "attempt-allocate",
+        "§6.7: attempt `{attempt, callId, launchedAt, status}`, state `awaiting_implementer`",
+    ),
+    (
+        "attempt-call-id",
+        "§6.7: `CALL_ID_REUSED: callID <callId> is already bound to a delegated attempt in session <sid>`",
+    ),
+    (
+        "attempt-result",
+        "§6.7: completed attempt, record excerpt, `awaiting_acceptance`/`needs_context`/`blocked`",
+    ),
+    (
+        "attempt-stale",
+        "§6.7: `STALE_CALLBACK: <callId> does not match the in-flight attempt <callId or (none)> for <id>`",
+    ),
+    (
+        "report-rejected",
+        "§6.8: delegated in-flight attempt settled `report_rejected`; hard-stop line decides the state",
+    ),
+    (
+        "attempt-failed",
+        "§6.9: `message.part.updated` host failure → `failed` attempt, eligibility and taints",
+    ),
+    (
+        "attempt-budget",
+        "§6.10, §6.7: 2 + reworks + grants; `ATTEMPTS_EXHAUSTED: <id> consumed <a> of <b> allowed attempts; …`",
+    ),
+];
+
+const WORK_ITEM_LIST: &[(&str, &str)] = &[
+    (
+        "agent-gate",
+        "§1.2: `WORKFLOW_TOOL_DENIED: work_item_list is only available to vv-controller sessions. Current agent: <agent>.`",
+    ),
+    (
+        "list-items",
+        "§3.7: open items (closed with `includeClosed`) by numeric id",
+    ),
+    (
+        "list-contract",
+        "§3.7: `packageName`, `packageVersion` `1.6.0`, `toolContractRevision` `1`, `referencePath` in that order",
+    ),
+    (
+        "list-reference-path",
+        "§3.7: `<packageRoot>/templates/skills/vv-execute/references/tool-contracts.md`",
+    ),
+    (
+        "view-order",
+        "§4.6: the 17 view members in order; round results `spec`, `code`",
+    ),
+    (
+        "view-delegated",
+        "§4.7: the delegated view members in order",
+    ),
+    (
+        "view-next-action",
+        "§4.7: `summarizeDelegatedProgress` order",
+    ),
+    (
+        "view-guidance",
+        "§4.7: blockers, `launch_blocked`, prerequisite texts, `launchEligible`, `requiresConcernsDisposition`",
+    ),
+    (
+        "store-lazy",
+        "§2.2: hydrate at first use; missing file → fresh store; never written by hydration",
+    ),
+    ("store-validate", "§2.7: what makes a file invalid"),
+    (
+        "store-migrate",
+        "§2.7: versions 1-3 read and written back as 4",
+    ),
+    (
+        "store-invalid",
+        "§2.8: invalid file: empty store, never overwritten, list empty without error",
+    ),
+    (
+        "store-revert-inflight",
+        "§2.9: in-flight delegated attempts removed on hydration, state `open`/`awaiting_implementer`",
+    ),
+];
+
+const WORK_ITEM_CLOSE: &[(&str, &str)] = &[
+    (
+        "agent-gate",
+        "§1.2: `WORKFLOW_TOOL_DENIED: work_item_close is only available to vv-controller sessions. Current agent: <agent>.`",
+    ),
+    (
+        "close-not-found",
+        "§3.6: `WORK_ITEM_NOT_FOUND: no work item <id> for session <sid>`",
+    ),
+    (
+        "close-already-closed",
+        "§3.6: `WORK_ITEM_ALREADY_CLOSED: <id> is already closed`",
+    ),
+    (
+        "close-not-ready",
+        "§3.6: `READY_TO_CLOSE_REQUIRED: <id> is <state> and cannot be closed`",
+    ),
+    (
+        "close-ready",
+        "§3.6: `closed`, `closedAt` = `updatedAt` = now",
+    ),
+    (
+        "close-result",
+        "§3.6: `{tool, sessionId, ok, workItemId, header, state, closedAt}`",
+    ),
+    (
+        "close-failure",
+        "§3.6: failure with owned context; the file is written anyway",
+    ),
+    (
+        "failure-order",
+        "§4.2: the 22 failure members in order; unknown members dropped",
+    ),
+    ("failure-bounds", "§4.2: 200 / 1,800 unit bounds with `…`"),
+    ("failure-guidance", "§4.3: the guidance table"),
+    (
+        "failure-category",
+        "§4.4: the category sets; `state` by default",
+    ),
+    (
+        "failure-context",
+        "§4.5: `state`, `pendingReviewers`, delegated budget/attempt, `ownedPrerequisite`",
+    ),
+];
+
+const WORK_ITEM_DECIDE: &[(&str, &str)] = &[
+    (
+        "control-agent",
+        "§1.3: `CONTROL_DENIED: work_item_decide is only available to vv-controller sessions. Current agent: <agent>.`",
+    ),
+    (
+        "control-workspace",
+        "§1.3: worktree / directory mismatch texts",
+    ),
+    (
+        "control-invalid-state",
+        "§1.3: `PERSISTENCE_FAILED: persisted workflow state for session <sid> is invalid; resolve or remove it before new control mutations.`",
+    ),
+    (
+        "control-host-context",
+        "§1.3: `HOST_CONTEXT_UNAVAILABLE: … could not be verified: <reason>`",
+    ),
+    (
+        "control-root-session",
+        "§1.3: `CONTROL_DENIED: … may only run in the root session; session <sid> is a child of <parent>.`",
+    ),
+    (
+        "decide-not-found",
+        "§5.2: `WORK_ITEM_NOT_FOUND: no work item <id> for session <sid>`",
+    ),
+    (
+        "decide-closed",
+        "§5.2: `WORK_ITEM_ALREADY_CLOSED: <id> is already closed`",
+    ),
+    (
+        "decide-wrong-mode",
+        "§5.2: `WRONG_MODE: <id> is <mode>; only delegated items receive controller decisions`",
+    ),
+    (
+        "decide-invalid-state",
+        "§5.2: `INVALID_STATE: <id> is <state>, not awaiting_acceptance`",
+    ),
+    (
+        "decide-attempt",
+        "§5.2: `INVALID_ATTEMPT: decision targets attempt <a> but the current completed attempt is <n>`",
+    ),
+    (
+        "decide-concerns-required",
+        "§5.2: `CONCERNS_DISPOSITION_REQUIRED: …`",
+    ),
+    (
+        "decide-concerns-unexpected",
+        "§5.2: `UNEXPECTED_CONCERNS_DISPOSITION: …`",
+    ),
+    (
+        "decide-accept",
+        "§5.3: decision and acceptance recorded, `ready_to_close`",
+    ),
+    (
+        "decide-request-changes",
+        "§5.3: decision recorded, `awaiting_implementer`",
+    ),
+    (
+        "decide-result",
+        "§5.3: `{tool, sessionId, ok, action, workItemId, attempt, decisionId, state}`; `dec-<id>-a<n>`",
+    ),
+    (
+        "decide-persist",
+        "§5.4: write on success; `PERSISTENCE_FAILED: decision applied in memory but could not be persisted: <error>`",
+    ),
+];
+
+const WORK_CHECKPOINT: &[(&str, &str)] = &[
+    (
+        "control-agent",
+        "§1.3: `CONTROL_DENIED: work_checkpoint is only available to vv-controller sessions. Current agent: <agent>.`",
+    ),
+    (
+        "control-workspace",
+        "§1.3: worktree / directory mismatch texts",
+    ),
+    (
+        "control-invalid-state",
+        "§1.3: invalid file refuses every action",
+    ),
+    (
+        "control-host-context",
+        "§1.3: `HOST_CONTEXT_UNAVAILABLE: work_checkpoint requires root-session identity for <sid>, …`",
+    ),
+    ("control-root-session", "§1.3: child sessions refused"),
+    (
+        "checkpoint-unknown-run",
+        "§7.2: a run the session does not have: `EXECUTION_NOT_FOUND` (`no execution <runId>`, with `runId`) for generic and authority actions, `RUN_NOT_FOUND: <runId>` for `start` and `verify`",
     ),
 ];

@@ -82,10 +82,15 @@ pub fn render(vectors: &[Vector], rows: &[Row]) -> String {
                         .map_or("", |r| r.says);
                     let _ = match says.split_once(": ") {
                         Some((section, sentence)) if section.starts_with('§') => {
-                            // The web tools' execution has a document of its own.
+                            // The web and workflow tools' execution have documents of their own.
                             let doc = match tool {
                                 Tool::WebFetch | Tool::WebSearch => "execution-web.md",
-                                _ => "execution.md",
+                                Tool::HashlineEdit | Tool::StrReplaceEditor => "execution.md",
+                                Tool::WorkItemOpen
+                                | Tool::WorkItemList
+                                | Tool::WorkItemClose
+                                | Tool::WorkItemDecide
+                                | Tool::WorkCheckpoint => "execution-workflow.md",
                             };
                             writeln!(
                                 out,
@@ -145,7 +150,8 @@ fn header(rows: &[Row]) -> String {
          `rules/matrix.rs`, the recovery requirements in `rules/recovery.rs`, the declarations \
          (`rules!`, requirements) in `rules/declare.rs`, the path rules in `path_kind.rs`.\n\
          - `<tool>:exec:<name>`: a rule of execution ([`execution.md`](execution.md), for the web \
-         tools [`execution-web.md`](execution-web.md)), listed with \
+         tools [`execution-web.md`](execution-web.md), for the workflow tools \
+         [`execution-workflow.md`](execution-workflow.md)), listed with \
          its sentence in `implementation/src/exec/rules.rs` and implemented in `implementation/src/exec/`.\n\n\
          Each entry says what the rule refuses, the issues it emits on the vectors (code, path, \
          message and expected, where `<…>` marks the part that differs between vectors), the \
