@@ -1,6 +1,6 @@
 //! Property tests of the workflow store: random sequences of calls, task events and restarts
-//! never reuse an id, never change a closed item, and always leave a state file that hydrates to
-//! what the plugin holds in memory (`execution-workflow.md` §2, §3).
+//! never reuse an id, never change a closed item, and leave, whenever the plugin writes, a state
+//! file that hydrates to what it holds in memory (`execution-workflow.md` §2, §3).
 
 use std::collections::BTreeMap;
 
@@ -74,10 +74,10 @@ fn step() -> impl Strategy<Value = Step> {
 }
 
 proptest! {
-    #![proptest_config(Config { cases: 96, failure_persistence: None, ..Config::default() })]
+    #![proptest_config(Config { cases: 256, failure_persistence: None, ..Config::default() })]
 
     #[test]
-    fn ids_are_never_reused_closed_items_never_change_and_the_file_hydrates_to_memory(
+    fn ids_are_never_reused_closed_items_never_change_and_a_written_file_hydrates_to_memory(
         steps in prop::collection::vec(step(), 1..40)
     ) {
         let dir = tempfile::tempdir().map_err(|e| TestCaseError::fail(e.to_string()))?;
@@ -135,8 +135,13 @@ proptest! {
                     closed.insert(id, now_text);
                 }
             }
-            // A fresh plugin on the same data directory sees what this one holds, but for the
-            // in-flight delegated attempts that hydration reverts (§2.9).
+            // Open and close write the session's file whatever their outcome (§2.5); right after,
+            // a fresh plugin on the same data directory sees what this one holds, but for the
+            // in-flight delegated attempts that hydration reverts (§2.9). Between writes the two
+            // may differ: a restart's reversions are held in memory until the next write.
+            if !matches!(step, Step::Open { .. } | Step::Close { .. }) {
+                continue;
+            }
             let mut fresh = Workflow::new(host.clone());
             let hydrated = call(&mut fresh, Tool::WorkItemList, r#"{"includeClosed":true}"#, &cx)?;
             let settled = |v: &Json| -> Vec<String> {
