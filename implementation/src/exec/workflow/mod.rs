@@ -138,8 +138,8 @@ impl Workflow {
         let result = match tool {
             Tool::WorkItemOpen => {
                 gates::tool_access(cx.agent.as_deref(), tool)?;
+                self.hydrated(&session, &now)?;
                 if parsed.contains("execution") || parsed.contains("runId") {
-                    self.store(&session, &now);
                     return Err(not_yet(
                         tool,
                         "generic execution registration (execution, runId)",
@@ -151,6 +151,7 @@ impl Workflow {
             }
             Tool::WorkItemList => {
                 gates::tool_access(cx.agent.as_deref(), tool)?;
+                self.hydrated(&session, &now)?;
                 let include_closed = parsed.get("includeClosed") == Some(&Json::Bool(true));
                 let root = self.host.package_root.clone();
                 let store = self.store(&session, &now);
@@ -158,12 +159,13 @@ impl Workflow {
             }
             Tool::WorkItemClose => {
                 gates::tool_access(cx.agent.as_deref(), tool)?;
+                self.hydrated(&session, &now)?;
                 let result = self.close(&session, &parsed, &now);
                 let _ = self.snapshot_session(&session, &now, cx.now_ms);
                 result
             }
             Tool::WorkItemDecide => {
-                self.store(&session, &now);
+                self.hydrated(&session, &now)?;
                 self.control_gate(tool, cx, &session)?;
                 let decision = record::text(&parsed, "decision")
                     .map(JsString::to_string_lossy)
@@ -182,7 +184,7 @@ impl Workflow {
                 result
             }
             Tool::WorkCheckpoint => {
-                self.store(&session, &now);
+                self.hydrated(&session, &now)?;
                 self.control_gate(tool, cx, &session)?;
                 self.checkpoint_unknown_run(&session, &parsed, &now)
                     .ok_or_else(|| not_yet(tool, "actions on registered runs or plan packages"))?
@@ -233,23 +235,38 @@ impl Workflow {
     }
 
     /// `getOrCreateStore`: the session's store, hydrated from its file the first time; a valid
-    /// file's orphaned in-flight attempts are reverted, an invalid file marks the session.
+    /// file's orphaned in-flight attempts are reverted, an invalid file marks the session. A file
+    /// that makes upstream's loader raise (a wrongly typed member it reads without a check)
+    /// raises here too, with the runtime's message, and leaves the session without a store, so
+    /// the next use reads the file again.
+    fn hydrated(&mut self, session: &JsString, now: &str) -> Result<(), JsString> {
+        if self.has_store(session) {
+            return Ok(());
+        }
+        let store = match persistence::hydrate(&self.host.data_dir, session) {
+            Hydrated::Valid(mut store) => {
+                store.revert_in_flight(session, now);
+                store
+            }
+            Hydrated::Invalid(reasons) => {
+                self.invalid.push((session.clone(), reasons));
+                StoreData::default()
+            }
+            Hydrated::Missing => StoreData::default(),
+            Hydrated::Raises(message) => return Err(message),
+        };
+        self.stores.push((session.clone(), store));
+        Ok(())
+    }
+
+    /// The session's store, which [`Workflow::hydrated`] has made (callers call it first; were it
+    /// not there, an empty store stands in).
     fn store(&mut self, session: &JsString, now: &str) -> &mut StoreData {
+        let _ = self.hydrated(session, now);
         let at = match self.stores.iter().position(|(s, _)| s == session) {
             Some(at) => at,
             None => {
-                let store = match persistence::hydrate(&self.host.data_dir, session) {
-                    Hydrated::Valid(mut store) => {
-                        store.revert_in_flight(session, now);
-                        store
-                    }
-                    Hydrated::Invalid(reasons) => {
-                        self.invalid.push((session.clone(), reasons));
-                        StoreData::default()
-                    }
-                    Hydrated::Missing => StoreData::default(),
-                };
-                self.stores.push((session.clone(), store));
+                self.stores.push((session.clone(), StoreData::default()));
                 self.stores.len() - 1
             }
         };

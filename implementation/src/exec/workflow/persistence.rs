@@ -26,6 +26,8 @@ pub(crate) enum Hydrated {
     Valid(StoreData),
     /// A file that did not; the reasons, as upstream collects them.
     Invalid(Vec<String>),
+    /// A file upstream's loader raises on: the runtime's message (Bun 1.3.8).
+    Raises(JsString),
 }
 
 /// The state file of `session` under the data directory (`getWorkflowSessionDir`), or `None`
@@ -68,6 +70,11 @@ pub(crate) fn hydrate(data_dir: &Path, session: &JsString) -> Hydrated {
         Ok(v) => v,
         Err(e) => return Hydrated::Invalid(vec![format!("workflow state is not valid JSON: {e}")]),
     };
+    if matches!(parsed, Json::Null) {
+        return Hydrated::Raises(JsString::from(
+            "null is not an object (evaluating 'parsed.version')",
+        ));
+    }
     let Some(file) = parsed.as_object() else {
         return Hydrated::Invalid(vec!["unsupported persisted version undefined".to_owned()]);
     };
@@ -199,7 +206,11 @@ pub(crate) fn snapshot(
         .key_index
         .iter()
         .find(|(s, _)| s == session)
-        .map(|(_, index)| Object::from_members(index.iter().cloned()))
+        .map(|(_, index)| {
+            // `keyIndex[key] = id` with the key `__proto__` sets the object's prototype (to
+            // nothing, a string not being an object) instead of a member, so it is not written.
+            Object::from_members(index.iter().filter(|(k, _)| *k != "__proto__").cloned())
+        })
         .unwrap_or_default();
     let plan_runs: Vec<Json> = store
         .plan_runs

@@ -61,7 +61,7 @@ pub(crate) fn launch(
     let Some(agent) = tracked_agent(args) else {
         return Ok(());
     };
-    wf.store(&session, &now);
+    wf.hydrated(&session, &now)?;
     let id = match parse_work_item_header(prompt(args).units()) {
         Ok(id) => id,
         Err(e) => return Err(js!["LAUNCH_REJECTED_MISSING_HEADER: ", &e.message]),
@@ -167,6 +167,9 @@ pub(crate) fn result(
         Ok(id) => id,
         Err(e) => return Err(js!["RESULT_PROTOCOL_ERROR: ", &e.message]),
     };
+    // Every path below reads the store first (the revert of a refused result, or the result's
+    // own lookup), so a file the loader cannot read raises before anything else.
+    wf.hydrated(&session, &now)?;
     let revert = |wf: &mut Workflow| {
         wf.store(&session, &now)
             .revert_reviewer_launch(&session, id.units(), agent, &now);
