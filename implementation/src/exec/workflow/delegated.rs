@@ -862,3 +862,263 @@ fn mode_text(record: &Object) -> JsString {
         .map(super::store::js_string)
         .unwrap_or_else(|| JsString::from("undefined"))
 }
+
+/// A recovery's input (`RecoverDelegatedWorkItemInput`, without the authority path).
+#[derive(Clone, Debug)]
+pub(crate) struct Recovery {
+    pub(crate) attempt: f64,
+    pub(crate) recovery_id: JsString,
+    pub(crate) diagnosis: JsString,
+    pub(crate) changed_condition: JsString,
+    pub(crate) verification: Vec<JsString>,
+    pub(crate) user_message_id: Option<JsString>,
+}
+
+/// A recorded recovery: its kind, the budget after it, and the record.
+#[derive(Clone, Debug)]
+pub(crate) struct Recovered {
+    pub(crate) kind: &'static str,
+    pub(crate) budget: usize,
+    pub(crate) remaining: usize,
+    pub(crate) record: Object,
+}
+
+impl StoreData {
+    /// `recoverDelegatedWorkItemInStore`: a stopped item resumes, an exhausted one is granted one
+    /// attempt (the item's single autonomous grant; a user grant needs a message the host's
+    /// message store has, and the reference's host has none, so it is never found).
+    pub(crate) fn recover(
+        &mut self,
+        session: &JsString,
+        id: &[u16],
+        input: &Recovery,
+        now: &str,
+    ) -> Result<Recovered, Refusal> {
+        let invalid = |m: &str| Refusal {
+            code: "INVALID_INPUT",
+            message: js!["INVALID_INPUT: ", m],
+        };
+        let recovery_id = trim(input.recovery_id.units());
+        if recovery_id.is_empty() {
+            return Err(invalid("recoveryId must be a non-empty string"));
+        }
+        if recovery_id.len() > EVIDENCE_MAX_CHARS {
+            return Err(invalid("recoveryId exceeds 512 characters"));
+        }
+        for (text, name) in [
+            (&input.diagnosis, "diagnosis"),
+            (&input.changed_condition, "changedCondition"),
+        ] {
+            let t = trim(text.units());
+            if t.is_empty() {
+                return Err(invalid(&format!("{name} must be a non-empty string")));
+            }
+            if t.len() > RATIONALE_MAX_CHARS {
+                return Err(invalid(&format!("{name} exceeds 2000 characters")));
+            }
+        }
+        if input.verification.is_empty() {
+            return Err(invalid(
+                "verification must be a non-empty array of reference strings",
+            ));
+        }
+        if input.verification.len() > EVIDENCE_MAX_REFS {
+            return Err(invalid("verification exceeds 8 references"));
+        }
+        for reference in &input.verification {
+            let r = trim(reference.units());
+            if r.is_empty() {
+                return Err(invalid("verification references must be non-empty strings"));
+            }
+            if r.len() > EVIDENCE_MAX_CHARS {
+                return Err(invalid("verification reference exceeds 512 characters"));
+            }
+        }
+        let (record, needs_grant, autonomous_available) =
+            self.recovery_precheck(session, id, input)?;
+        let kind = if !needs_grant {
+            "resume"
+        } else if let Some(message) = &input.user_message_id {
+            let message = trim(message.units());
+            if message.is_empty() {
+                return Err(invalid(
+                    "userMessageId must be a non-empty string when provided",
+                ));
+            }
+            let reused = delegated(&record).is_some_and(|d| {
+                array(d, "recoveryHistory")
+                    .unwrap_or(&[])
+                    .iter()
+                    .filter_map(Json::as_object)
+                    .any(|e| text(e, "userMessageId").is_some_and(|m| m.units() == message))
+            });
+            if reused {
+                return Err(Refusal {
+                    code: "AUTHORIZATION_REUSED",
+                    message: js![
+                        "AUTHORIZATION_REUSED: message ",
+                        message,
+                        " already authorized recovery of ",
+                        id,
+                        "; each message grants at most one unit per target"
+                    ],
+                });
+            }
+            // `validateRecoveryUserAuthorization`: the host's message lookup finds nothing.
+            return Err(Refusal {
+                code: "AUTHORIZATION_NOT_FOUND",
+                message: js![
+                    "AUTHORIZATION_NOT_FOUND: no message ",
+                    message,
+                    " is observable in session ",
+                    session
+                ],
+            });
+        } else if autonomous_available {
+            "autonomous_grant"
+        } else {
+            return Err(Refusal {
+                code: "AUTONOMOUS_GRANT_EXHAUSTED",
+                message: js![
+                    "AUTONOMOUS_GRANT_EXHAUSTED: the single autonomous recovery grant for ",
+                    id,
+                    " is consumed; one further unit requires a recorded advance authority or a fresh root-user message referenced by userMessageId"
+                ],
+            });
+        };
+        let trimmed = |t: &JsString| Json::String(JsString::from_units(trim(t.units())));
+        let entry = obj(vec![
+            ("recoveryId", js(&input.recovery_id)),
+            ("targetAttempt", Json::Number(input.attempt)),
+            ("kind", string(kind)),
+            ("diagnosis", trimmed(&input.diagnosis)),
+            ("changedCondition", trimmed(&input.changed_condition)),
+            (
+                "verification",
+                Json::Array(input.verification.iter().map(trimmed).collect()),
+            ),
+            ("recoveredAt", string(now)),
+        ]);
+        let mut updated = record;
+        updated.insert("state", string("awaiting_implementer"));
+        if let Some(Json::Object(d)) = updated.get_mut("delegated") {
+            let mut history = array(d, "recoveryHistory").unwrap_or(&[]).to_vec();
+            history.push(Json::Object(entry));
+            d.insert("recoveryHistory", Json::Array(history));
+        }
+        updated.insert("updatedAt", string(now));
+        self.set_record(session, id, updated.clone());
+        let d = delegated(&updated).cloned().unwrap_or_default();
+        let budget = attempt_budget(&d);
+        Ok(Recovered {
+            kind,
+            budget,
+            remaining: budget.saturating_sub(attempts(&d).len()),
+            record: updated,
+        })
+    }
+
+    /// `precheckDelegatedRecovery`: the record, whether the recovery needs a grant, and whether
+    /// the autonomous grant is still there.
+    fn recovery_precheck(
+        &self,
+        session: &JsString,
+        id: &[u16],
+        input: &Recovery,
+    ) -> Result<(Object, bool, bool), Refusal> {
+        let Some(existing) = self.record(session, id).cloned() else {
+            return Err(not_found(session, id));
+        };
+        if text_is(&existing, "state", "closed") {
+            return Err(already_closed(id));
+        }
+        let Some(d) = delegated(&existing)
+            .filter(|_| text_is(&existing, "mode", "delegated"))
+            .cloned()
+        else {
+            return Err(Refusal {
+                code: "WRONG_MODE",
+                message: js![
+                    "WRONG_MODE: ",
+                    id,
+                    " is ",
+                    &mode_text(&existing),
+                    ", not delegated"
+                ],
+            });
+        };
+        let target_state = |why: JsString| Refusal {
+            code: "INVALID_TARGET_STATE",
+            message: js!["INVALID_TARGET_STATE: ", id, &why],
+        };
+        if current_acceptance(&existing).is_some() {
+            return Err(target_state(JsString::from(
+                " is currently accepted; checkpoint-authorized rework is the path for accepted items, not recovery",
+            )));
+        }
+        if in_flight(&d) {
+            return Err(target_state(JsString::from(
+                " has a live in-flight attempt; recovery never interrupts live work",
+            )));
+        }
+        let stopped =
+            text_is(&existing, "state", "blocked") || text_is(&existing, "state", "needs_context");
+        let exhausted = text_is(&existing, "state", "awaiting_implementer")
+            && attempts(&d).len() >= attempt_budget(&d);
+        if !stopped && !exhausted {
+            return Err(target_state(js![
+                " is ",
+                &state_text(&existing),
+                " and is neither stopped nor out of implementation budget"
+            ]));
+        }
+        let Some(target) = attempts(&d).last() else {
+            return Err(target_state(JsString::from(
+                " has no terminal attempt to recover",
+            )));
+        };
+        let target = target.as_object().cloned().unwrap_or_default();
+        let target_number = target.get("attempt").cloned().unwrap_or(Json::Null);
+        if text_is(&target, "status", "in_flight") {
+            return Err(Refusal {
+                code: "ATTEMPT_NOT_TERMINAL",
+                message: js![
+                    "ATTEMPT_NOT_TERMINAL: attempt ",
+                    &super::store::js_string(&target_number),
+                    " of ",
+                    id,
+                    " is still in flight"
+                ],
+            });
+        }
+        if target_number.as_f64() != Some(input.attempt) {
+            return Err(Refusal {
+                code: "ATTEMPT_MISMATCH",
+                message: js![
+                    "ATTEMPT_MISMATCH: recovery targets attempt ",
+                    number_text(input.attempt).as_str(),
+                    " but the latest terminal attempt is ",
+                    &super::store::js_string(&target_number)
+                ],
+            });
+        }
+        let duplicate = array(&d, "recoveryHistory")
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(Json::as_object)
+            .any(|e| text(e, "recoveryId") == Some(&input.recovery_id));
+        if duplicate {
+            return Err(Refusal {
+                code: "DUPLICATE_RECOVERY_ID",
+                message: js![
+                    "DUPLICATE_RECOVERY_ID: recoveryId ",
+                    &input.recovery_id,
+                    " is already recorded for ",
+                    id
+                ],
+            });
+        }
+        let needs_grant = attempts(&d).len() >= attempt_budget(&d);
+        Ok((existing, needs_grant, !autonomous_consumed(&d)))
+    }
+}

@@ -170,8 +170,15 @@ impl Workflow {
                 let decision = record::text(&parsed, "decision")
                     .map(JsString::to_string_lossy)
                     .unwrap_or_default();
-                if decision != "accept" && decision != "request_changes" {
-                    return Err(not_yet(tool, &format!("decision {decision}")));
+                match decision.as_str() {
+                    "recover" => return self.recover(&session, &parsed, cx),
+                    "rework" => {
+                        let result = self
+                            .rework_unknown_run(&session, &parsed, &now)
+                            .ok_or_else(|| not_yet(tool, "rework of a registered plan run"))?;
+                        return Ok(js::stringify(&Json::Object(result)));
+                    }
+                    _ => {}
                 }
                 let result = self.decide(&session, &parsed, decision == "accept", &now);
                 if result.get("ok") == Some(&Json::Bool(true))
@@ -321,6 +328,172 @@ impl Workflow {
         session: &JsString,
     ) -> Result<(), JsString> {
         gates::control(&self.host, tool, cx, self.is_invalid(session))
+    }
+
+    /// `work_item_decide` `recover` (`index.ts`: the authority path through a staged
+    /// transaction, the others through `executeCommittedRecovery`, which writes a recovery and
+    /// rolls it back when the write fails).
+    fn recover(
+        &mut self,
+        session: &JsString,
+        parsed: &Object,
+        cx: &StepContext,
+    ) -> Result<JsString, JsString> {
+        let now = js::iso(cx.now_ms);
+        let trimmed = |name: &str| {
+            record::text(parsed, name).map(|s| JsString::from_units(crate::text::trim(s.units())))
+        };
+        let id = trimmed("workItemId").unwrap_or_default();
+        let base = |tool_failure: Vec<(&str, Json)>| {
+            let mut out = obj(vec![
+                ("tool", string("work_item_decide")),
+                ("sessionId", Json::String(session.clone())),
+                ("ok", Json::Bool(false)),
+            ]);
+            for (name, value) in tool_failure {
+                out.insert(name, value);
+            }
+            results::finalize(out)
+        };
+        if parsed.contains("authorityId") {
+            let authority = trimmed("authorityId").unwrap_or_default();
+            if !authority.is_empty() {
+                let run = trimmed("runId").unwrap_or_default();
+                if run.is_empty() {
+                    let out = base(vec![
+                        ("errorCode", string("INVALID_INPUT")),
+                        (
+                            "message",
+                            string("INVALID_INPUT: authorityId recovery requires the owning runId"),
+                        ),
+                    ]);
+                    return Ok(js::stringify(&Json::Object(out)));
+                }
+                let store = self.store(session, &now);
+                let known = store.executions.iter().any(|e| {
+                    e.as_object()
+                        .and_then(|e| record::text(e, "runId"))
+                        .is_some_and(|r| *r == run)
+                });
+                if known {
+                    return Err(not_yet(
+                        Tool::WorkItemDecide,
+                        "recover against a recorded advance authority",
+                    ));
+                }
+                let out = base(vec![
+                    ("errorCode", string("AUTHORITY_NOT_FOUND")),
+                    (
+                        "message",
+                        Json::String(crate::js_text::js![
+                            "AUTHORITY_NOT_FOUND: no recorded authority ",
+                            &authority,
+                            " for ",
+                            &run
+                        ]),
+                    ),
+                ]);
+                return Ok(js::stringify(&Json::Object(out)));
+            }
+        }
+        let strings = |name: &str| -> Vec<JsString> {
+            record::array(parsed, name)
+                .unwrap_or(&[])
+                .iter()
+                .filter_map(Json::as_string)
+                .cloned()
+                .collect()
+        };
+        let input = delegated::Recovery {
+            attempt: record::number(parsed, "attempt").unwrap_or(f64::NAN),
+            recovery_id: trimmed("recoveryId").unwrap_or_default(),
+            diagnosis: record::text(parsed, "diagnosis")
+                .cloned()
+                .unwrap_or_default(),
+            changed_condition: record::text(parsed, "changedCondition")
+                .cloned()
+                .unwrap_or_default(),
+            verification: strings("verification"),
+            user_message_id: record::text(parsed, "userMessageId").cloned(),
+        };
+        let store = self.store(session, &now);
+        let prior = store.record(session, id.units()).cloned();
+        match store.recover(session, id.units(), &input, &now) {
+            Err(refusal) => {
+                let out = failure(store, "work_item_decide", session, id.units(), refusal);
+                Ok(js::stringify(&Json::Object(results::finalize(out))))
+            }
+            Ok(recovered) => {
+                let next = inspection::guidance(&store::clone_record(&recovered.record))
+                    .get("nextAction")
+                    .cloned()
+                    .unwrap_or(Json::Null);
+                if let Err(error) = self.snapshot_session(session, &now, cx.now_ms) {
+                    if let Some(prior) = prior {
+                        self.store(session, &now)
+                            .set_record(session, id.units(), prior);
+                    }
+                    return Err(JsString::from(format!(
+                        "PERSISTENCE_FAILED: recovery applied in memory but could not be persisted and was rolled back: {error}"
+                    )));
+                }
+                let out = obj(vec![
+                    ("tool", string("work_item_decide")),
+                    ("sessionId", Json::String(session.clone())),
+                    ("ok", Json::Bool(true)),
+                    ("action", string("recover")),
+                    ("workItemId", Json::String(id.clone())),
+                    ("recoveryId", Json::String(input.recovery_id.clone())),
+                    ("kind", string(recovered.kind)),
+                    ("attemptBudget", Json::Number(recovered.budget as f64)),
+                    (
+                        "remainingAttempts",
+                        Json::Number(recovered.remaining as f64),
+                    ),
+                    (
+                        "state",
+                        recovered.record.get("state").cloned().unwrap_or(Json::Null),
+                    ),
+                    ("nextAction", next),
+                ]);
+                Ok(js::stringify(&Json::Object(out)))
+            }
+        }
+    }
+
+    /// `work_item_decide` `rework` naming a plan run the session does not have
+    /// (`checkpoints.ts` `authorizeReworkFromFailedCheckpointInStore`): `RUN_NOT_FOUND`, with the
+    /// item's live context. `None` for a run the store has (tier 2).
+    fn rework_unknown_run(
+        &mut self,
+        session: &JsString,
+        parsed: &Object,
+        now: &str,
+    ) -> Option<Object> {
+        let trimmed =
+            |name: &str| record::text(parsed, name).map(|s| crate::text::trim(s.units()).to_vec());
+        let id = trimmed("workItemId").unwrap_or_default();
+        let run = trimmed("runId").unwrap_or_default();
+        let store = self.store(session, now);
+        let known = store.plan_runs.iter().any(|r| {
+            r.as_object()
+                .and_then(|r| record::text(r, "runId"))
+                .is_some_and(|r| r.units() == &run[..])
+        });
+        if known {
+            return None;
+        }
+        let refusal = store::Refusal {
+            code: "RUN_NOT_FOUND",
+            message: crate::js_text::js!["RUN_NOT_FOUND: ", &run[..]],
+        };
+        Some(results::finalize(failure(
+            store,
+            "work_item_decide",
+            session,
+            &id,
+            refusal,
+        )))
     }
 
     /// `work_checkpoint` on a run the session does not have (no plan run, no execution): the
