@@ -1044,6 +1044,14 @@ const WORK_ITEM_DECIDE: &[(&str, &str)] = &[
         "decide-persist",
         "§5.4: write on success; `PERSISTENCE_FAILED: decision applied in memory but could not be persisted: <error>`",
     ),
+    (
+        "decide-recover",
+        "§7.1: `recover`: checks in order (input, item, mode, acceptance, live attempt, stopped or exhausted, target, attempt, recovery id), `resume` with budget left, a user grant's message not found, the autonomous grant once, `AUTONOMOUS_GRANT_EXHAUSTED`; an authority the session does not have; written, rolled back on a failed write",
+    ),
+    (
+        "decide-rework",
+        "§7.1: `rework` naming a plan run the session does not have: `RUN_NOT_FOUND: <runId>` with the item's live context",
+    ),
 ];
 
 const WORK_CHECKPOINT: &[(&str, &str)] = &[
