@@ -929,6 +929,10 @@ const WORK_ITEM_LIST: &[(&str, &str)] = &[
         "§2.8: invalid file: empty store, never overwritten, list empty without error",
     ),
     (
+        "store-raises",
+        "§2.7, §2.8: a file whose wrongly typed member upstream's loader reads without a check raises the engine's message (Bun 1.3.8) at every use of the session, which keeps no store; the file is left as it is",
+    ),
+    (
         "store-revert-inflight",
         "§2.9: in-flight delegated attempts removed on hydration, state `open`/`awaiting_implementer`",
     ),

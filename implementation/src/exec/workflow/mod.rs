@@ -145,7 +145,7 @@ impl Workflow {
                         "generic execution registration (execution, runId)",
                     ));
                 }
-                let result = self.open(&session, &parsed, &now);
+                let result = self.open(&session, &parsed, &now)?;
                 let _ = self.snapshot_session(&session, &now, cx.now_ms);
                 result
             }
@@ -554,22 +554,27 @@ impl Workflow {
     }
 
     /// `work_item_open` for standalone items: one result per item, in order.
-    fn open(&mut self, session: &JsString, parsed: &Object, now: &str) -> Object {
+    fn open(&mut self, session: &JsString, parsed: &Object, now: &str) -> Result<Object, JsString> {
         let items: Vec<Json> = record::array(parsed, "items").unwrap_or(&[]).to_vec();
         let mut results = Vec::new();
         for item in &items {
             let item = item.as_object().cloned().unwrap_or_default();
-            results.push(Json::Object(self.open_item(session, &item, now)));
+            results.push(Json::Object(self.open_item(session, &item, now)?));
         }
-        results::finalize(obj(vec![
+        Ok(results::finalize(obj(vec![
             ("tool", string("work_item_open")),
             ("sessionId", Json::String(session.clone())),
             ("items", Json::Array(results)),
-        ]))
+        ])))
     }
 
     /// `normalizeOpenInputItem`, then the store's open.
-    fn open_item(&mut self, session: &JsString, item: &Object, now: &str) -> Object {
+    fn open_item(
+        &mut self,
+        session: &JsString,
+        item: &Object,
+        now: &str,
+    ) -> Result<Object, JsString> {
         let trimmed = |name: &str| {
             record::text(item, name)
                 .map(|s| JsString::from_units(crate::text::trim(s.units())))
@@ -577,14 +582,14 @@ impl Workflow {
         };
         let (key, title) = (trimmed("key"), trimmed("title"));
         if key.is_empty() || title.is_empty() {
-            return obj(vec![
+            return Ok(obj(vec![
                 ("ok", Json::Bool(false)),
                 ("errorCode", string("INVALID_INPUT")),
                 (
                     "message",
                     string("INVALID_INPUT: key and title must be non-empty strings"),
                 ),
-            ]);
+            ]));
         }
         let mode = record::text(item, "mode").cloned().unwrap_or_default();
         let delegated = mode == "delegated";
@@ -611,7 +616,7 @@ impl Workflow {
             plan_task_id: if delegated && bound { task } else { None },
         };
         let store = self.store(session, now);
-        match store.open(input, now) {
+        Ok(match store.open(input, now)? {
             Ok(opened) => {
                 let mut out = obj(vec![
                     ("ok", Json::Bool(true)),
@@ -633,7 +638,7 @@ impl Workflow {
                 }
                 out
             }
-        }
+        })
     }
 
     /// `work_item_close`.

@@ -15,6 +15,9 @@ use std::path::{Path, PathBuf};
 
 use engine::{Raised, get, readable};
 
+/// `String(value)` as the engine converts a value read from a state file (`engine::string`).
+pub(crate) use engine::string as engine_string;
+
 use super::js::stringify;
 use super::record::{obj, string, text, text_is, truthy};
 use super::store::StoreData;

@@ -111,7 +111,23 @@ impl StoreData {
     }
 
     /// `openWorkItemInStore`.
-    pub(crate) fn open(&mut self, input: OpenInput, now: &str) -> Result<Opened, OpenRefusal> {
+    ///
+    /// The outer `Err` is the engine raising: a `keyIndex` entry hydrated from a file that is an
+    /// object with a `toString` member has no text for the record's lookup key
+    /// (`createRecordLookupKey`'s template), and the whole call raises `No default value`.
+    pub(crate) fn open(
+        &mut self,
+        input: OpenInput,
+        now: &str,
+    ) -> Result<Result<Opened, OpenRefusal>, JsString> {
+        self.open_item(input, now)
+    }
+
+    fn open_item(
+        &mut self,
+        input: OpenInput,
+        now: &str,
+    ) -> Result<Result<Opened, OpenRefusal>, JsString> {
         let refuse = |message: &str| OpenRefusal {
             refusal: Refusal {
                 code: "INVALID_INPUT",
@@ -121,17 +137,17 @@ impl StoreData {
         };
         let mode = input.mode.to_string_lossy();
         if !["implementation", "review_only", "delegated"].contains(&mode.as_str()) {
-            return Err(refuse(
+            return Ok(Err(refuse(
                 "INVALID_INPUT: mode must be one of implementation, review_only, delegated",
-            ));
+            )));
         }
         let delegated = mode == "delegated";
         let mut delegated_state = None;
         if delegated {
             if !input.reviewers.is_empty() {
-                return Err(refuse(
+                return Ok(Err(refuse(
                     "INVALID_INPUT: delegated mode requires an explicitly empty requiredReviewers array",
-                ));
+                )));
             }
             let run = input.plan_run_id.as_ref();
             let task = input.plan_task_id.as_ref();
@@ -140,22 +156,22 @@ impl StoreData {
                 || blank(run)
                 || blank(task)
             {
-                return Err(refuse(
+                return Ok(Err(refuse(
                     "INVALID_INPUT: planRunId and planTaskId must be provided together and non-empty",
-                ));
+                )));
             }
             let scope = input.write_scope.clone().unwrap_or_default();
             if scope.is_empty() {
-                return Err(refuse(
+                return Ok(Err(refuse(
                     "INVALID_INPUT: delegated mode requires a non-empty declared writeScope of workspace-relative files",
-                ));
+                )));
             }
             let mut normalized: Vec<JsString> = Vec::new();
             for declared in &scope {
                 let Some(declared) = declared.as_string() else {
-                    return Err(refuse(
+                    return Ok(Err(refuse(
                         "INVALID_INPUT: delegated writeScope entries must be strings",
-                    ));
+                    )));
                 };
                 match normalize_scope_path(declared.units()) {
                     Ok(path) => {
@@ -163,13 +179,13 @@ impl StoreData {
                             let mut m = JsString::from("INVALID_INPUT: delegated writeScope path ");
                             m.push_units(crate::text::json_quote(path.units()).units());
                             m.push_str(" is declared more than once");
-                            return Err(OpenRefusal {
+                            return Ok(Err(OpenRefusal {
                                 refusal: Refusal {
                                     code: "INVALID_INPUT",
                                     message: m,
                                 },
                                 existing: None,
-                            });
+                            }));
                         }
                         normalized.push(path);
                     }
@@ -179,13 +195,13 @@ impl StoreData {
                         m.push_str(" is malformed (");
                         m.push_str(reason);
                         m.push(')');
-                        return Err(OpenRefusal {
+                        return Ok(Err(OpenRefusal {
                             refusal: Refusal {
                                 code: "INVALID_INPUT",
                                 message: m,
                             },
                             existing: None,
-                        });
+                        }));
                     }
                 }
             }
@@ -217,9 +233,9 @@ impl StoreData {
             match canonical_reviewers(&input.reviewers) {
                 Some(r) => r,
                 None => {
-                    return Err(refuse(
+                    return Ok(Err(refuse(
                         "INVALID_INPUT: requiredReviewers must be a non-empty canonical set of spec/code reviewers",
-                    ));
+                    )));
                 }
             }
         };
@@ -237,7 +253,7 @@ impl StoreData {
             .find(|(k, _)| *k == input.key)
             .map(|(_, id)| id.clone());
         if truthy(existing_id.as_ref()) {
-            let existing_id = js_string(existing_id.as_ref().unwrap_or(&Json::Null));
+            let existing_id = super::persistence::engine_string(existing_id.as_ref())?;
             match self.record(&input.session, existing_id.units()).cloned() {
                 None => self.key_index[session_at]
                     .1
@@ -259,7 +275,7 @@ impl StoreData {
                                 && scope_of(existing_delegated)
                                     == scope_of(delegated_state.as_ref())));
                     if !same {
-                        return Err(OpenRefusal {
+                        return Ok(Err(OpenRefusal {
                             refusal: Refusal {
                                 code: "WORK_ITEM_KEY_CONFLICT",
                                 message: js![
@@ -271,12 +287,12 @@ impl StoreData {
                             existing: Some(
                                 text(&existing, "workItemId").cloned().unwrap_or_default(),
                             ),
-                        });
+                        }));
                     }
-                    return Ok(Opened {
+                    return Ok(Ok(Opened {
                         reused: true,
                         record: clone_record(&existing),
-                    });
+                    }));
                 }
             }
         }
@@ -317,10 +333,10 @@ impl StoreData {
             .1
             .push((input.key.clone(), js(&id)));
         self.set_record(&input.session, id.units(), record.clone());
-        Ok(Opened {
+        Ok(Ok(Opened {
             reused: false,
             record: clone_record(&record),
-        })
+        }))
     }
 
     /// `listWorkItemsInStore`: the session's items by number, closed ones only on request.

@@ -19,10 +19,10 @@ use crate::json::Json;
 use crate::to_number::to_number;
 
 /// A value as upstream's code holds it: `None` is `undefined`.
-pub(super) type Value<'a> = Option<&'a Json>;
+pub(crate) type Value<'a> = Option<&'a Json>;
 
 /// The outcome of a step that may raise: `Err` holds the engine's message.
-pub(super) type Raised<T> = Result<T, JsString>;
+pub(crate) type Raised<T> = Result<T, JsString>;
 
 /// `value.name` for the members the loader reads: an object's member. Arrays, strings, numbers
 /// and booleans have none of them (the one built-in member the loader reads, `length`, is
@@ -145,7 +145,7 @@ const NO_DEFAULT_VALUE: &str = "No default value";
 /// An object with a member named `toString` (in a parsed file never a function) has no primitive
 /// value: the engine skips the member, the built-in `valueOf` gives the object itself, and the
 /// conversion raises `No default value`, wherever in an array the object is.
-pub(super) fn string(value: Value) -> Raised<JsString> {
+pub(crate) fn string(value: Value) -> Raised<JsString> {
     let Some(value) = value else {
         return Ok(JsString::from("undefined"));
     };
