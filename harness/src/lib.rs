@@ -40,6 +40,15 @@ pub use outcome::{Answer, Outcome};
 
 use std::path::PathBuf;
 
+use vvoc_reference::Tool;
+
+/// Whether the suite has scenarios for `tool` (what a valid call does, played step by step):
+/// the editors', the web tools' and the workflow tools'. The one answer for the hello's
+/// `scenarios`, a report's implementation block and the mutation check's choice of scenarios.
+pub fn has_scenarios(tool: Tool) -> bool {
+    vvoc_reference::exec::executes(tool) || web::is_web(tool) || workflow::is_workflow(tool)
+}
+
 /// The workspace's own `vectors/` folder (where the built-in set is embedded from; for tests and
 /// tasks run inside the workspace).
 pub fn default_vectors_dir() -> PathBuf {

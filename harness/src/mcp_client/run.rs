@@ -162,10 +162,7 @@ pub(crate) fn implementation(info: &ServerInfo, served: &[String]) -> Implementa
         tools: served.to_vec(),
         scenarios: served
             .iter()
-            .filter(|t| {
-                t.parse::<Tool>()
-                    .is_ok_and(|t| vvoc_reference::exec::executes(t) || crate::web::is_web(t))
-            })
+            .filter(|t| t.parse::<Tool>().is_ok_and(crate::has_scenarios))
             .cloned()
             .collect(),
     }

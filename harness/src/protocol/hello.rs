@@ -33,11 +33,7 @@ impl Implementation {
             tools: Tool::ALL.iter().map(|t| t.id().to_owned()).collect(),
             scenarios: Tool::ALL
                 .iter()
-                .filter(|t| {
-                    vvoc_reference::exec::executes(**t)
-                        || crate::web::is_web(**t)
-                        || crate::workflow::is_workflow(**t)
-                })
+                .filter(|t| crate::has_scenarios(**t))
                 .map(|t| t.id().to_owned())
                 .collect(),
         }

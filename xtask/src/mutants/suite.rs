@@ -219,7 +219,7 @@ pub fn run(
     // scenarios unrestricted, so the run still has something to play.
     let plays = |tool: &&str| {
         tool.parse::<vvoc_reference::Tool>()
-            .is_ok_and(|t| vvoc_reference::exec::executes(t) || vvoc_harness::web::is_web(t))
+            .is_ok_and(vvoc_harness::has_scenarios)
     };
     if !tools.iter().all(plays) {
         tools.clear();
