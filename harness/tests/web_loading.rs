@@ -37,8 +37,8 @@ fn a_good_web_scenario_loads_with_its_routes_and_expectations() {
         web.routes[0].headers,
         vec![("Location".to_owned(), "{server}/b".to_owned())]
     );
-    assert_eq!(web.routes[1].body, b"ababab");
-    assert_eq!(web.routes[2].body, vec![0xff]);
+    assert_eq!(web.routes[1].body.bytes(), b"ababab");
+    assert_eq!(web.routes[2].body.bytes(), vec![0xff]);
     assert_eq!(
         (web.routes[2].method.as_str(), web.routes[2].delay_ms),
         ("POST", 5)

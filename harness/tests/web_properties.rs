@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use vvoc_harness::web::model::{Route, WebExpect, WebReply, WebScenario};
+use vvoc_harness::web::model::{Body, Route, WebExpect, WebReply, WebScenario};
 use vvoc_harness::web::play::{WebReceived, play_reference};
 use vvoc_reference::{JsString, Json, Tool};
 
@@ -43,16 +43,21 @@ const TYPES: &[&str] = &[
     "application/vnd.api+json",
 ];
 
-fn body(rng: &mut Rng) -> Vec<u8> {
-    match rng.below(7) {
+fn body(rng: &mut Rng) -> Body {
+    Body::Bytes(match rng.below(7) {
         0 => Vec::new(),
         1 => (0..rng.below(300)).map(|_| rng.below(256) as u8).collect(),
         2 => b"<html><body><h1>x</h1><p>&amp;&#0;&#xD800;<b><i></b></i><table><tr><td>".to_vec(),
         3 => [0x89, b'P', b'N', b'G', 0, 1, 2].to_vec(),
-        4 => vec![b'a'; 5 * 1024 * 1024 + 1],
+        4 => {
+            return Body::Repeat {
+                text: "a".to_owned(),
+                count: 5 * 1024 * 1024 + 1,
+            };
+        }
         5 => b"{\"results\":[{\"url\":\"u\",\"title\":7,\"highlights\":[null]}]}".to_vec(),
         _ => vec![0xff, 0xfe, b'<', b'p', b'>', 0xc3],
-    }
+    })
 }
 
 fn route(rng: &mut Rng, index: usize, routes: usize) -> Route {

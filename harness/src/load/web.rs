@@ -12,7 +12,7 @@ use crate::load::error::LoadError;
 use crate::load::vector::valid_id;
 use crate::scenario::paths::replace_json;
 use crate::web::model::{
-    ExpectedRequest, Route, SERVER, WebExpect, WebProblem, WebReply, WebScenario,
+    Body, ExpectedRequest, Route, SERVER, WebExpect, WebProblem, WebReply, WebScenario,
 };
 use crate::web::play::refused_host;
 
@@ -187,7 +187,7 @@ fn route(index: usize, item: &Json) -> Result<Route, WebProblem> {
         Some(_) => return Err(type_error(&at("headers"), HEADERS)),
     };
     let body = match object.get("body") {
-        None => Vec::new(),
+        None => Body::Bytes(Vec::new()),
         Some(body) => body_bytes(body).ok_or_else(|| type_error(&at("body"), BODY))?,
     };
     let delay_ms = match object.get("delay_ms") {
@@ -227,11 +227,11 @@ fn token(text: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
-fn body_bytes(body: &Json) -> Option<Vec<u8>> {
+fn body_bytes(body: &Json) -> Option<Body> {
     match body {
-        Json::String(text) => Some(text.to_string().into_bytes()),
+        Json::String(text) => Some(Body::Bytes(text.to_string().into_bytes())),
         Json::Object(o) if o.len() == 1 => match o.get("base64") {
-            Some(Json::String(b64)) => BASE64.decode(b64.to_string()).ok(),
+            Some(Json::String(b64)) => BASE64.decode(b64.to_string()).ok().map(Body::Bytes),
             _ => None,
         },
         Json::Object(o) if o.len() == 2 => {
@@ -240,8 +240,7 @@ fn body_bytes(body: &Json) -> Option<Vec<u8>> {
                 Json::Number(n) if n.fract() == 0.0 && *n >= 0.0 => *n as usize,
                 _ => return None,
             };
-            (text.len().saturating_mul(count) <= BODY_LIMIT)
-                .then(|| text.repeat(count).into_bytes())
+            (text.len().saturating_mul(count) <= BODY_LIMIT).then_some(Body::Repeat { text, count })
         }
         Json::Null | Json::Bool(_) | Json::Number(_) | Json::Array(_) | Json::Object(_) => None,
     }

@@ -54,9 +54,35 @@ pub struct Route {
     /// The headers, in order (`{server}` unsubstituted in values).
     pub headers: Vec<(String, String)>,
     /// The body.
-    pub body: Vec<u8>,
+    pub body: Body,
     /// The wait before the status line, in milliseconds.
     pub delay_ms: u64,
+}
+
+/// A route's body as the file declares it. A repeated text stays one text and a count until a
+/// scenario plays: a cap test's 20 MiB body then costs nothing to load, and every `conform run`
+/// loads every file (the mutation check starts a thousand of them).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Body {
+    /// These bytes (a string's UTF-8, or decoded base64).
+    Bytes(Vec<u8>),
+    /// `text` written `count` times.
+    Repeat {
+        /// The text.
+        text: String,
+        /// How many times.
+        count: usize,
+    },
+}
+
+impl Body {
+    /// The bytes a response carries.
+    pub fn bytes(&self) -> Vec<u8> {
+        match self {
+            Body::Bytes(bytes) => bytes.clone(),
+            Body::Repeat { text, count } => text.repeat(*count).into_bytes(),
+        }
+    }
 }
 
 /// What a web call must give.

@@ -163,7 +163,7 @@ fn answers(routes: &[Route], origin: &str) -> Vec<Answer> {
                 .iter()
                 .map(|(name, value)| (name.clone(), value.replace(SERVER, origin)))
                 .collect(),
-            body: route.body.clone(),
+            body: route.body.bytes(),
             delay: Duration::from_millis(route.delay_ms),
         })
         .collect()
