@@ -49,11 +49,7 @@ pub struct Baseline {
 /// Builds and runs the baseline; `Err` holds the exit code of a run whose baseline fails (the
 /// reason is printed).
 pub fn run(workspace: &Workspace, options: &Options) -> Result<Result<Baseline, u8>> {
-    let scratch = Scratch::sync(
-        &workspace.root,
-        &workspace.worker(0),
-        &workspace.build_dir(),
-    )?;
+    let scratch = Scratch::sync(&workspace.root, &workspace.worker(0))?;
     eprintln!("building the baseline in {}", scratch.tree.display());
     let started = Instant::now();
     match suite::build(&scratch, BUILD_LIMIT)? {

@@ -21,16 +21,14 @@ pub const MUTATING: &str = "mutating";
 pub struct Scratch {
     /// The copy of the workspace.
     pub tree: PathBuf,
-    /// Its target directory (its binaries).
+    /// Its target directory.
     pub target: PathBuf,
-    /// The build directory it shares with the workspace's builds.
-    pub build: PathBuf,
 }
 
 impl Scratch {
     /// Brings the copy at `base` up to date with `root`: changed files are rewritten, files that
     /// are gone are removed, unchanged files keep their modification time (so builds stay warm).
-    pub fn sync(root: &Path, base: &Path, build: &Path) -> Result<Scratch> {
+    pub fn sync(root: &Path, base: &Path) -> Result<Scratch> {
         let tree = base.join("tree");
         let target = base.join("target");
         let mark = base.join(MUTATING);
@@ -46,7 +44,7 @@ impl Scratch {
             fs::remove_file(&mark).with_context(|| format!("cannot remove {}", mark.display()))?;
             eprintln!(
                 "{}: removed, since an earlier run was interrupted while a mutant was built there \
-                 ({} was left); it is built again",
+                 ({} was left); it is built again from scratch",
                 target.display(),
                 mark.display()
             );
@@ -74,11 +72,7 @@ impl Scratch {
                     .with_context(|| format!("cannot remove {}", relative.display()))?;
             }
         }
-        Ok(Scratch {
-            tree,
-            target,
-            build: build.to_owned(),
-        })
+        Ok(Scratch { tree, target })
     }
 
     /// Whether the copy at `base` has been built before (its target directory is warm).

@@ -15,7 +15,7 @@ use vvoc_harness::report::conformance::Conformance;
 use super::interrupt;
 use super::scratch::Scratch;
 use super::switch;
-use super::workspace::{PROFILE, PROFILE_DIR, RUNNER_BIN, RUNNER_PACKAGE, VECTORS};
+use super::workspace::{PROFILE, RUNNER_BIN, RUNNER_PACKAGE, VECTORS};
 
 /// What a build or a suite run came to.
 #[derive(Clone, Debug)]
@@ -76,7 +76,7 @@ pub struct ErrorSpan {
 /// How much of a failed build's log stands for an error that points nowhere.
 const UNLOCATED_LOG_CHARS: usize = 4000;
 
-/// Builds the suite's runner (`conform`) in the copy with the test build's profile.
+/// Builds the suite's runner (`conform`) in the copy with the `mutants` profile.
 pub fn build(scratch: &Scratch, limit: Duration) -> Result<Step<Result<String, BuildFailure>>> {
     let mut command = cargo_build(scratch, false);
     match run_bounded(&mut command, limit)? {
@@ -156,8 +156,8 @@ pub fn build_located(scratch: &Scratch, limit: Duration) -> Result<Step<Vec<Comp
     Ok(Step::Done(errors))
 }
 
-/// `cargo build` of the suite's runner in a copy, with its own target directory and the build
-/// directory the workspace's builds use; `json` asks for the compiler's messages as JSON.
+/// `cargo build` of the suite's runner in a copy, with its own target directory; `json` asks for
+/// the compiler's messages as JSON.
 fn cargo_build(scratch: &Scratch, json: bool) -> Command {
     let mut command = Command::new(env!("CARGO"));
     command
@@ -169,7 +169,6 @@ fn cargo_build(scratch: &Scratch, json: bool) -> Command {
     command
         .args(["-p", RUNNER_PACKAGE, "--bin", RUNNER_BIN, "--target-dir"])
         .arg(&scratch.target)
-        .env("CARGO_BUILD_BUILD_DIR", &scratch.build)
         .env_remove("CARGO_TARGET_DIR")
         .env_remove("RUSTFLAGS");
     command
@@ -269,7 +268,7 @@ fn run_kind(
     tools: &[&str],
     names: &[&str],
 ) -> Result<Step<SuiteResult>> {
-    let conform = scratch.target.join(PROFILE_DIR).join(RUNNER_BIN);
+    let conform = scratch.target.join(PROFILE).join(RUNNER_BIN);
     let _ = std::fs::remove_dir_all(report);
     let mut command = Command::new(&conform);
     command
