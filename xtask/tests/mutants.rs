@@ -91,6 +91,12 @@ fn every_outcome_is_classified_and_the_tree_is_untouched() {
         "a log and a diff per row"
     );
     assert_suite_refusal_logged(&rows);
+    assert!(
+        dir.path()
+            .join("target/mutants/worker-0/target/baseline-runner")
+            .is_file(),
+        "the baseline's suite ran on a frozen copy of its runner, beside the switched build"
+    );
 }
 
 #[test]

@@ -46,9 +46,25 @@ pub struct Baseline {
     pub limits: Limits,
 }
 
-/// Builds and runs the baseline; `Err` holds the exit code of a run whose baseline fails (the
+/// The baseline's build, before its suite has run.
+#[derive(Clone, Debug)]
+pub struct Built {
+    /// Worker 0's copy, built.
+    pub scratch: Scratch,
+    /// How long its build took.
+    pub build_time: Duration,
+}
+
+impl Built {
+    /// The longest a mutant's build may take.
+    pub fn build_limit(&self) -> Duration {
+        (self.build_time * BUILD_FACTOR).max(MIN_MUTANT_BUILD)
+    }
+}
+
+/// Builds the baseline; `Err` holds the exit code of a run whose baseline does not build (the
 /// reason is printed).
-pub fn run(workspace: &Workspace, options: &Options) -> Result<Result<Baseline, u8>> {
+pub fn build(workspace: &Workspace) -> Result<Result<Built, u8>> {
     let scratch = Scratch::sync(&workspace.root, &workspace.worker(0))?;
     eprintln!("building the baseline in {}", scratch.tree.display());
     let started = Instant::now();
@@ -63,10 +79,24 @@ pub fn run(workspace: &Workspace, options: &Options) -> Result<Result<Baseline, 
             return Ok(Err(exit::BASELINE));
         }
     }
-    let build_time = started.elapsed();
+    Ok(Ok(Built {
+        scratch,
+        build_time: started.elapsed(),
+    }))
+}
+
+/// Runs the built baseline's suite with `runner` (the copy whose runner a run starts; the
+/// baseline's own, or a frozen copy of it while the copy is built again); `Err` holds the exit
+/// code of a run whose baseline fails (the reason is printed).
+pub fn check(
+    workspace: &Workspace,
+    built: &Built,
+    runner: &Scratch,
+    options: &Options,
+) -> Result<Result<Baseline, u8>> {
     let started = Instant::now();
     let suite = suite::run(
-        &scratch,
+        runner,
         &workspace.suite_report("baseline"),
         RUN_LIMIT,
         None,
@@ -91,20 +121,20 @@ pub fn run(workspace: &Workspace, options: &Options) -> Result<Result<Baseline, 
         }
     }
     let limits = Limits {
-        build: (build_time * BUILD_FACTOR).max(MIN_MUTANT_BUILD),
+        build: built.build_limit(),
         run: options
             .suite_timeout
             .unwrap_or_else(|| (run_time * RUN_FACTOR).max(options.timeout_floor)),
     };
     eprintln!(
         "baseline: built in {:.1} s, suite in {:.2} s; a mutant's suite run is stopped after {:.0} s",
-        build_time.as_secs_f64(),
+        built.build_time.as_secs_f64(),
         run_time.as_secs_f64(),
         limits.run.as_secs_f64()
     );
     Ok(Ok(Baseline {
-        scratch,
-        build_time,
+        scratch: built.scratch.clone(),
+        build_time: built.build_time,
         run_time,
         limits,
     }))

@@ -2,7 +2,8 @@
 //!
 //! A run is planned first (`plan.rs`: which rows, which are stale or retired, which share a
 //! mutant), then carried out in scratch copies of the workspace, never in the working tree: the
-//! baseline must pass (`baseline.rs`), the mutants whose change is a Rust node of the
+//! baseline must build and pass (`baseline.rs`; its suite runs on a frozen copy of its runner
+//! while the switched build compiles), the mutants whose change is a Rust node of the
 //! implementation are compiled into one switched build and run one by one with
 //! `VVOC_MUTANT=<n>` (`switched.rs`), and the rest are rebuilt alone in per-worker copies whose
 //! target directories stay warm across rows and runs (`rebuilt.rs`). Both run on one pool of
@@ -121,27 +122,56 @@ pub fn run(options: &Options) -> Result<u8> {
     }
     let started = Instant::now();
     let workspace = Workspace::new(&options.root);
-    let baseline = match baseline::run(&workspace, options) {
-        Ok(Ok(baseline)) => baseline,
+    let built = match baseline::build(&workspace) {
+        Ok(Ok(built)) => built,
         Ok(Err(code)) => return Ok(code),
-        Err(error) if interrupt::is(&error) => {
-            eprintln!(
-                "\ninterrupted during the baseline: no row ran; {} is kept as it was",
-                options.report.display()
+        Err(error) => return baseline_error(error, options),
+    };
+    let rows_to_run = plan.rows_to_run();
+    let mut left = plan.mutants;
+    // While the switched build compiles, the baseline's suite runs on a frozen copy of its
+    // runner: most of that run waits on one scenario's timer (30 s), and the build needs only
+    // the baseline's build time for its limit.
+    let (checked, compiled) = if options.switch {
+        let frozen = built.scratch.frozen("baseline-runner")?;
+        std::thread::scope(|scope| {
+            let check = scope.spawn(|| baseline::check(&workspace, &built, &frozen, options));
+            let compiled = switched::compile(
+                &workspace,
+                &built.scratch,
+                built.build_limit(),
+                std::mem::take(&mut left),
+                &options.report,
             );
-            interrupt::end();
-            return Ok(exit::INTERRUPTED);
+            let checked = check
+                .join()
+                .unwrap_or_else(|_| Err(anyhow::anyhow!("the baseline's suite run panicked")));
+            (checked, Some(compiled))
+        })
+    } else {
+        let checked = baseline::check(&workspace, &built, &built.scratch, options);
+        (checked, None)
+    };
+    let baseline = match checked {
+        Ok(Ok(baseline)) => baseline,
+        Ok(Err(code)) => {
+            // The copy is put back before its mark goes.
+            drop(compiled);
+            scratch::clear_marks(&workspace.scratch())?;
+            return Ok(code);
         }
-        Err(error) => return Err(error),
+        Err(error) => {
+            drop(compiled);
+            return baseline_error(error, options);
+        }
     };
     let jobs = options.jobs.max(1);
     let selected = plan.selected.len();
-    let progress = Progress::new(plan.rows_to_run(), jobs);
+    let progress = Progress::new(rows_to_run, jobs);
     let mut results = plan.not_run;
     let phases = (|| -> Result<()> {
-        let mut left = plan.mutants;
-        if options.switch {
-            let switching = switched::build(&workspace, &baseline, left, &options.report)?;
+        if let Some(compiled) = compiled {
+            let switching = switched::finish(compiled?, baseline.limits)?;
             results.extend(execute(
                 &switching.run,
                 jobs,
@@ -188,6 +218,20 @@ pub fn run(options: &Options) -> Result<u8> {
         options.report.join("mutants.md").display()
     );
     Ok(report.exit_code())
+}
+
+/// The end of a run whose baseline raised `error`: an interrupt ends it with its exit code, and
+/// keeps the previous report; anything else is returned.
+fn baseline_error(error: anyhow::Error, options: &Options) -> Result<u8> {
+    if !interrupt::is(&error) {
+        return Err(error);
+    }
+    eprintln!(
+        "\ninterrupted during the baseline: no row ran; {} is kept as it was",
+        options.report.display()
+    );
+    interrupt::end();
+    Ok(exit::INTERRUPTED)
 }
 
 /// What an interrupted run did, in one line: rows done, caught, missed, not run.

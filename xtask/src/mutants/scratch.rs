@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, Result};
 use walkdir::WalkDir;
 
-use super::workspace::NOT_COPIED;
+use super::workspace::{NOT_COPIED, PROFILE, RUNNER_BIN};
 
 /// The file a worker's folder holds while its copy is mutated: written before a mutant is written
 /// into the copy, removed when a run has put every file back. Found by the next run, it means a
@@ -23,6 +23,9 @@ pub struct Scratch {
     pub tree: PathBuf,
     /// Its target directory.
     pub target: PathBuf,
+    /// The suite's runner that a run of the copy starts (the one its build writes, or a copy of
+    /// it, see [`Scratch::frozen`]).
+    pub runner: PathBuf,
 }
 
 impl Scratch {
@@ -72,7 +75,29 @@ impl Scratch {
                     .with_context(|| format!("cannot remove {}", relative.display()))?;
             }
         }
-        Ok(Scratch { tree, target })
+        let runner = target.join(PROFILE).join(RUNNER_BIN);
+        Ok(Scratch {
+            tree,
+            target,
+            runner,
+        })
+    }
+
+    /// The copy with its built runner copied to `name` in its target directory: runs of it go on
+    /// unchanged while the copy is built again.
+    pub fn frozen(&self, name: &str) -> Result<Scratch> {
+        let runner = self.target.join(name);
+        fs::copy(&self.runner, &runner).with_context(|| {
+            format!(
+                "cannot copy {} to {}",
+                self.runner.display(),
+                runner.display()
+            )
+        })?;
+        Ok(Scratch {
+            runner,
+            ..self.clone()
+        })
     }
 
     /// Whether the copy at `base` has been built before (its target directory is warm).

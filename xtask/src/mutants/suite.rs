@@ -268,9 +268,8 @@ fn run_kind(
     tools: &[&str],
     names: &[&str],
 ) -> Result<Step<SuiteResult>> {
-    let conform = scratch.target.join(PROFILE).join(RUNNER_BIN);
     let _ = std::fs::remove_dir_all(report);
-    let mut command = Command::new(&conform);
+    let mut command = Command::new(&scratch.runner);
     command
         .current_dir(&scratch.tree)
         .args(["run", "--vectors", VECTORS, "--report"])

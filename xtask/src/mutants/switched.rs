@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result};
 
-use super::baseline::Baseline;
+use super::baseline::Limits;
 use super::execute::Executor;
 use super::interrupt;
 use super::outcome::{Mode, MutantResult};
@@ -65,14 +65,28 @@ impl Executor for SwitchedRun<'_> {
     }
 }
 
-/// Compiles every switchable mutant into worker 0's copy; round logs go to `log_dir`.
-pub fn build<'a>(
+/// The switched build compiled, before it is checked with no switch on; dropping it puts the
+/// copy back.
+#[derive(Debug)]
+pub struct Compiled<'a> {
     workspace: &'a Workspace,
-    baseline: &'a Baseline,
+    scratch: &'a Scratch,
+    built: bool,
+    build_time: Duration,
+    switched: Vec<Mutant>,
+    rest: Vec<Mutant>,
+    restore: Restore<'a>,
+}
+
+/// Compiles every switchable mutant into worker 0's copy (`scratch`, built), each build within
+/// `build_limit`; round logs go to `log_dir`.
+pub fn compile<'a>(
+    workspace: &'a Workspace,
+    scratch: &'a Scratch,
+    build_limit: Duration,
     mutants: Vec<Mutant>,
     log_dir: &Path,
-) -> Result<Switching<'a>> {
-    let scratch = &baseline.scratch;
+) -> Result<Compiled<'a>> {
     let mut pending = if workspace.path(MUTATED_LIB).is_file() {
         Pending::of(workspace, mutants)
     } else {
@@ -95,21 +109,39 @@ pub fn build<'a>(
             files.insert(file.to_owned(), text);
         }
     }
-    let limits = baseline.limits;
     let rounds = Rounds {
         scratch,
         files: &files,
-        limit: limits.build,
+        limit: build_limit,
         log_dir,
     };
     let started = Instant::now();
     let built = !pending.candidates.is_empty() && rounds.run(&mut pending)?;
     let build_time = started.elapsed();
-    let Pending {
-        candidates,
+    let Pending { candidates, rest } = pending;
+    Ok(Compiled {
+        workspace,
+        scratch,
+        built,
+        build_time,
+        switched: candidates.into_iter().map(|c| c.mutant).collect(),
+        rest,
+        restore: Restore { scratch, files },
+    })
+}
+
+/// Checks the compiled build with no switch on, within the baseline's limits, and readies it to
+/// run its mutants; those it does not hold are left for rebuilding.
+pub fn finish(compiled: Compiled<'_>, limits: Limits) -> Result<Switching<'_>> {
+    let Compiled {
+        workspace,
+        scratch,
+        built,
+        build_time,
+        mut switched,
         mut rest,
-    } = pending;
-    let mut switched: Vec<Mutant> = candidates.into_iter().map(|c| c.mutant).collect();
+        restore,
+    } = compiled;
     if !built {
         rest.append(&mut switched);
     } else {
@@ -138,7 +170,7 @@ pub fn build<'a>(
         workspace,
         scratch,
         limit: limits.run,
-        _restore: Restore { scratch, files },
+        _restore: restore,
     };
     Ok(Switching {
         run,
