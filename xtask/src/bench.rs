@@ -100,7 +100,7 @@ pub fn bench(root: &Path, jobs: usize, per_check_sample: usize) -> Result<Vec<Me
 
 /// Builds the release `conform` of the workspace at `root` and returns its path.
 pub fn release_conform(root: &Path) -> Result<PathBuf> {
-    let status = Command::new(env!("CARGO"))
+    let status = crate::child::command(env!("CARGO"))
         .current_dir(root)
         .args([
             "build",

@@ -389,7 +389,7 @@ fn command<S: AsRef<std::ffi::OsStr>>(
     detail: impl Fn(&str) -> String,
 ) -> Result<Verdict> {
     // In a group of its own, watched: an interrupt asks it (and what it started) to stop.
-    let mut command = Command::new(program);
+    let mut command = crate::child::command(program);
     command
         .current_dir(context.root)
         .args(args)

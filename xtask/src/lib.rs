@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod bench_mcp;
 pub mod check;
+pub mod child;
 pub mod docs;
 pub mod figures;
 pub mod mutants;

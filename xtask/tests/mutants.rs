@@ -97,6 +97,92 @@ fn every_outcome_is_classified_and_the_tree_is_untouched() {
             .is_file(),
         "the baseline's suite ran on a frozen copy of its runner, beside the switched build"
     );
+    // A copy's binary is its own; what cargo compiles for it lies in the workspace's build
+    // directory, beside the workspace's own builds, whose dependencies it reuses.
+    let copy = dir.path().join("target/mutants/worker-0/target/debug");
+    assert!(copy.join("conform").is_file(), "the copy's runner");
+    assert!(
+        !copy.join("deps").exists(),
+        "no compiled crates in the copy's target"
+    );
+    let shared = std::fs::read_dir(dir.path().join("target/debug/deps")).expect("the build dir");
+    assert!(
+        shared
+            .map(|e| e.expect("an entry").file_name())
+            .any(|n| n.to_string_lossy().starts_with("libmini_reference-")),
+        "the copy's crates are compiled in the workspace's build directory"
+    );
+}
+
+#[test]
+fn a_copy_compiles_its_crates_apart_and_the_workspace_build_stays_fresh() {
+    let dir = fixture();
+    // The workspace's own build, as `cargo test` leaves it before the check runs.
+    let first = workspace_build(dir.path());
+    assert!(
+        first.iter().any(|(id, _)| id.contains("mini-reference")),
+        "{first:?}"
+    );
+    // A switched build of a mutant of mini-reference, in the same build directory.
+    let output = mutants(dir.path(), &["--row", "sign negative"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let copy = std::fs::read_to_string(
+        dir.path()
+            .join("target/mutants/worker-0/tree/implementation/Cargo.toml"),
+    )
+    .expect("the copy's manifest");
+    assert!(
+        copy.contains("version = \"0.1.0+mutants.worker-0\""),
+        "the copy's crates carry its own version: {copy}"
+    );
+    let shared = std::fs::read_dir(dir.path().join("target/debug/deps"))
+        .expect("the build dir")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|n| n.starts_with("libmini_reference-") && n.ends_with(".rlib"))
+        .count();
+    assert!(
+        shared >= 2,
+        "the workspace's mini-reference and the copy's, apart: {shared}"
+    );
+    // Nothing of the workspace's was replaced: its next build compiles nothing.
+    let again = workspace_build(dir.path());
+    assert!(
+        again.iter().all(|(_, fresh)| *fresh),
+        "every crate of the workspace's build is still fresh: {again:?}"
+    );
+}
+
+/// `cargo build` of the fixture's runner in the workspace itself: each compiled unit's package
+/// and whether cargo found it fresh.
+fn workspace_build(root: &Path) -> Vec<(String, bool)> {
+    let output = Command::new(env!("CARGO"))
+        .current_dir(root)
+        .args([
+            "build",
+            "--offline",
+            "--message-format=json",
+            "-p",
+            "vvoc-harness",
+        ])
+        .args(["--bin", "conform"])
+        .env_remove("CARGO_TARGET_DIR")
+        .output()
+        .expect("cargo runs");
+    assert!(output.status.success(), "{}", text(&output));
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|m| m["reason"] == "compiler-artifact")
+        .map(|m| {
+            let id = m["package_id"].as_str().unwrap_or_default().to_owned();
+            (id, m["fresh"] == true)
+        })
+        .collect()
 }
 
 #[test]
@@ -519,7 +605,7 @@ fn a_run_after_one_interrupted_in_a_mutated_build_starts_from_a_clean_target() {
     // What an interrupt during the switched build leaves: the mark, and artifacts of the mutant.
     let worker = dir.path().join("target/mutants/worker-0");
     std::fs::write(worker.join("mutating"), "").expect("marked");
-    let leftover = worker.join("target/mutants/leftover-of-a-mutant");
+    let leftover = worker.join("target/debug/leftover-of-a-mutant");
     std::fs::write(&leftover, "").expect("written");
     let output = mutants(dir.path(), &["--row", "sign negative"]);
     let said = text(&output);

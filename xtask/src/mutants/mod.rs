@@ -17,6 +17,7 @@ pub mod execute;
 pub mod interrupt;
 pub mod markdown;
 pub mod named;
+pub mod naming;
 pub mod outcome;
 pub mod plan;
 pub mod pool;

@@ -60,7 +60,11 @@ impl Executor for Rebuilt<'_> {
             return Ok((self.baseline.scratch.clone(), report));
         }
         // A first build of its own, so that no row's time includes it.
-        let scratch = Scratch::sync(&self.workspace.root, &self.workspace.worker(worker))?;
+        let scratch = Scratch::sync(
+            &self.workspace.root,
+            &self.workspace.worker(worker),
+            &self.workspace.build_dir(),
+        )?;
         suite::build(&scratch, self.baseline.limits.build)?;
         Ok((scratch, report))
     }

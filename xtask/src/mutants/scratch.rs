@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, Result};
 use walkdir::WalkDir;
 
-use super::workspace::{NOT_COPIED, PROFILE, RUNNER_BIN};
+use super::naming::Naming;
+use super::workspace::{NOT_COPIED, PROFILE_DIR, RUNNER_BIN};
 
 /// The file a worker's folder holds while its copy is mutated: written before a mutant is written
 /// into the copy, removed when a run has put every file back. Found by the next run, it means a
@@ -21,17 +22,23 @@ pub const MUTATING: &str = "mutating";
 pub struct Scratch {
     /// The copy of the workspace.
     pub tree: PathBuf,
-    /// Its target directory.
+    /// Its target directory (its binaries).
     pub target: PathBuf,
     /// The suite's runner that a run of the copy starts (the one its build writes, or a copy of
     /// it, see [`Scratch::frozen`]).
     pub runner: PathBuf,
+    /// The build directory it shares with the workspace's builds.
+    pub build: PathBuf,
+    /// How its own crates are named apart from the workspace's there.
+    pub naming: Naming,
 }
 
 impl Scratch {
     /// Brings the copy at `base` up to date with `root`: changed files are rewritten, files that
     /// are gone are removed, unchanged files keep their modification time (so builds stay warm).
-    pub fn sync(root: &Path, base: &Path) -> Result<Scratch> {
+    /// The copy's crates are versioned apart from the workspace's (see [`Naming`]), so that it
+    /// can build in `build`, the workspace's build directory.
+    pub fn sync(root: &Path, base: &Path, build: &Path) -> Result<Scratch> {
         let tree = base.join("tree");
         let target = base.join("target");
         let mark = base.join(MUTATING);
@@ -47,18 +54,20 @@ impl Scratch {
             fs::remove_file(&mark).with_context(|| format!("cannot remove {}", mark.display()))?;
             eprintln!(
                 "{}: removed, since an earlier run was interrupted while a mutant was built there \
-                 ({} was left); it is built again from scratch",
+                 ({} was left); it is built again",
                 target.display(),
                 mark.display()
             );
         }
         fs::create_dir_all(&tree).with_context(|| format!("cannot create {}", tree.display()))?;
+        let naming = Naming::read(root, base)?;
         let mut wanted = BTreeSet::new();
         for relative in files(root)? {
             let source = root.join(&relative);
             let copy = tree.join(&relative);
             let content =
                 fs::read(&source).with_context(|| format!("cannot read {}", source.display()))?;
+            let content = naming.rewrite(&relative, content)?;
             if fs::read(&copy).ok().as_deref() != Some(content.as_slice()) {
                 if let Some(parent) = copy.parent() {
                     fs::create_dir_all(parent)
@@ -75,11 +84,13 @@ impl Scratch {
                     .with_context(|| format!("cannot remove {}", relative.display()))?;
             }
         }
-        let runner = target.join(PROFILE).join(RUNNER_BIN);
+        let runner = target.join(PROFILE_DIR).join(RUNNER_BIN);
         Ok(Scratch {
             tree,
             target,
+            build: build.to_owned(),
             runner,
+            naming,
         })
     }
 

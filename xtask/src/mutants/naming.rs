@@ -1,0 +1,316 @@
+//! A copy's own crates get a version of their own (`0.1.0+mutants.worker-0`), so that in the
+//! build directory the copies share with the workspace their compiled files are named apart.
+//!
+//! Cargo names a compiled crate after a hash of its package's name, version and path relative to
+//! the workspace root, so without this a copy's `vvoc-reference` and the workspace's would be one
+//! file there, and each build would replace the other's (or, worse, find the other's fresh and
+//! link a mutant into the workspace's build). The dependencies, which the copies never change,
+//! keep their names, so a copy's build reuses what `cargo test` compiled. Only build metadata is
+//! added to the version (`+…`), which orders the same and leaves every version requirement met.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Component, Path};
+
+use anyhow::{Context as _, Result, bail};
+
+/// The files of a copy that name its packages' versions, rewritten as the copy holds them.
+#[derive(Clone, Debug)]
+pub struct Naming {
+    /// The build metadata added to every version (`mutants.worker-0`).
+    tag: String,
+    /// The workspace's own packages (the flat workspace's members), by name.
+    packages: BTreeSet<String>,
+}
+
+impl Naming {
+    /// The naming of the copy whose folder is `base`, for the flat workspace at `root`: its
+    /// members are the packages of `<folder>/Cargo.toml` one level down.
+    pub fn read(root: &Path, base: &Path) -> Result<Naming> {
+        let folder = base
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let tag = format!("mutants.{}", metadata(&folder));
+        let mut packages = BTreeSet::new();
+        let entries =
+            fs::read_dir(root).with_context(|| format!("cannot read {}", root.display()))?;
+        for entry in entries {
+            let entry = entry.with_context(|| format!("cannot read {}", root.display()))?;
+            let manifest = entry.path().join("Cargo.toml");
+            if !manifest.is_file() {
+                continue;
+            }
+            let text = fs::read_to_string(&manifest)
+                .with_context(|| format!("cannot read {}", manifest.display()))?;
+            if let Some(name) = package_name(&text) {
+                packages.insert(name);
+            }
+        }
+        Ok(Naming { tag, packages })
+    }
+
+    /// The workspace's own packages, by name.
+    pub fn packages(&self) -> impl Iterator<Item = &str> {
+        self.packages.iter().map(String::as_str)
+    }
+
+    /// The text the copy holds for the workspace file at `relative` (`content` is the
+    /// workspace's): the root manifest, the lock file and the members' manifests get the copy's
+    /// versions; every other file is kept as it is.
+    pub fn rewrite(&self, relative: &Path, content: Vec<u8>) -> Result<Vec<u8>> {
+        let parts: Vec<&str> = relative
+            .components()
+            .filter_map(|c| match c {
+                Component::Normal(part) => part.to_str(),
+                _ => None,
+            })
+            .collect();
+        let rewritten = match parts.as_slice() {
+            ["Cargo.lock"] => self.lock(&text(relative, &content)?),
+            ["Cargo.toml"] => self.manifest(&text(relative, &content)?, false),
+            [_, "Cargo.toml"] => {
+                let manifest = text(relative, &content)?;
+                if package_name(&manifest).is_some() && !has_version(&manifest) {
+                    bail!(
+                        "{}: its [package] has no `version`; a mutation copy names its crates \
+                         apart from the workspace's by their version, so give the package one \
+                         (`version = \"0.1.0\"`, or `version.workspace = true`)",
+                        relative.display()
+                    );
+                }
+                self.manifest(&manifest, true)
+            }
+            _ => return Ok(content),
+        };
+        Ok(rewritten.into_bytes())
+    }
+
+    /// A manifest with the version of `[package]` (a member's) or of `[workspace.package]` (the
+    /// root's) tagged.
+    fn manifest(&self, text: &str, member: bool) -> String {
+        let wanted = if member {
+            "package"
+        } else {
+            "workspace.package"
+        };
+        let mut table = String::new();
+        let mut out = String::with_capacity(text.len() + self.tag.len());
+        for line in text.split_inclusive('\n') {
+            if let Some(header) = header(line) {
+                table = header;
+            }
+            match (table == wanted).then(|| version(line)).flatten() {
+                Some(value) => out.push_str(&self.tagged(line, value)),
+                None => out.push_str(line),
+            }
+        }
+        out
+    }
+
+    /// The lock file with the versions of the workspace's own packages (a `[[package]]` named
+    /// after one, without a `source`) tagged.
+    fn lock(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut block: Vec<&str> = Vec::new();
+        for line in text.split_inclusive('\n') {
+            if line.trim_end() == "[[package]]" {
+                self.lock_block(&block, &mut out);
+                block.clear();
+            }
+            block.push(line);
+        }
+        self.lock_block(&block, &mut out);
+        out
+    }
+
+    fn lock_block(&self, block: &[&str], out: &mut String) {
+        let own = block.iter().any(|line| {
+            string_value(line, "name").is_some_and(|name| self.packages.contains(name))
+        }) && !block.iter().any(|line| line.starts_with("source = "));
+        for line in block {
+            match own.then(|| version(line)).flatten() {
+                Some(value) => out.push_str(&self.tagged(line, value)),
+                None => out.push_str(line),
+            }
+        }
+    }
+
+    /// `line` (a `version = "…"` line whose value is `value`) with the tag added.
+    fn tagged(&self, line: &str, value: &str) -> String {
+        let joiner = if value.contains('+') { '.' } else { '+' };
+        let quoted = format!("\"{value}\"");
+        let end = line
+            .find(&quoted)
+            .map_or(line.len(), |at| at + quoted.len() - 1);
+        format!("{}{joiner}{}{}", &line[..end], self.tag, &line[end..])
+    }
+}
+
+/// `folder` as a build metadata identifier (ASCII letters, digits and hyphens).
+fn metadata(folder: &str) -> String {
+    let cleaned: String = folder
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    if cleaned.is_empty() {
+        "copy".to_owned()
+    } else {
+        cleaned
+    }
+}
+
+fn text<'a>(relative: &Path, content: &'a [u8]) -> Result<std::borrow::Cow<'a, str>> {
+    match std::str::from_utf8(content) {
+        Ok(text) => Ok(text.into()),
+        Err(error) => bail!("{}: not UTF-8 ({error})", relative.display()),
+    }
+}
+
+/// The table a header line opens (`[package]` → `package`), or `None` for another line.
+fn header(line: &str) -> Option<String> {
+    let line = line.trim();
+    let inner = line.strip_prefix('[')?.split(']').next()?;
+    Some(inner.trim_matches(['[', ' ']).to_owned())
+}
+
+/// The name of a manifest's `[package]`, if it has one.
+fn package_name(text: &str) -> Option<String> {
+    let mut table = String::new();
+    for line in text.lines() {
+        if let Some(header) = header(line) {
+            table = header;
+        } else if table == "package"
+            && let Some(name) = string_value(line, "name")
+        {
+            return Some(name.to_owned());
+        }
+    }
+    None
+}
+
+/// Whether a manifest's `[package]` states a version (its own or the workspace's).
+fn has_version(text: &str) -> bool {
+    let mut table = String::new();
+    text.lines().any(|line| {
+        if let Some(header) = header(line) {
+            table = header;
+            return false;
+        }
+        let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+        table == "package"
+            && (version(line).is_some() || compact.starts_with("version.workspace=true"))
+    })
+}
+
+/// The value of a `version = "…"` line.
+fn version(line: &str) -> Option<&str> {
+    string_value(line, "version")
+}
+
+/// The value of a `key = "…"` line.
+fn string_value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let rest = line.trim_start().strip_prefix(key)?.trim_start();
+    let rest = rest.strip_prefix('=')?.trim();
+    rest.strip_prefix('"')?.split('"').next()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn naming(packages: &[&str]) -> Naming {
+        Naming {
+            tag: "mutants.worker-0".to_owned(),
+            packages: packages.iter().map(|p| (*p).to_owned()).collect(),
+        }
+    }
+
+    fn rewrite(naming: &Naming, path: &str, text: &str) -> String {
+        let bytes = naming
+            .rewrite(Path::new(path), text.as_bytes().to_vec())
+            .expect("rewritten");
+        String::from_utf8(bytes).expect("UTF-8")
+    }
+
+    #[test]
+    fn the_root_manifest_tags_the_workspace_version_and_nothing_else() {
+        let root = "[workspace]\nmembers = [\"a\"]\n\n[workspace.package]\nversion = \"0.1.0\"\n\
+                    edition = \"2024\"\n\n[workspace.dependencies]\nserde = { version = \"1\" }\n\
+                    url = \"2\"\n";
+        let said = rewrite(&naming(&["a"]), "Cargo.toml", root);
+        assert_eq!(
+            said,
+            root.replace("\"0.1.0\"", "\"0.1.0+mutants.worker-0\"")
+        );
+    }
+
+    #[test]
+    fn a_member_manifest_tags_its_own_version_but_not_its_dependencies() {
+        let member = "[package]\nname = \"a\"\nversion = \"1.2.3\"\n\n[dependencies]\n\
+                      b = { version = \"1.2.3\", path = \"../b\" }\n";
+        let said = rewrite(&naming(&["a"]), "a/Cargo.toml", member);
+        assert!(
+            said.contains("version = \"1.2.3+mutants.worker-0\"\n"),
+            "{said}"
+        );
+        assert!(said.contains("b = { version = \"1.2.3\", path"), "{said}");
+    }
+
+    #[test]
+    fn a_version_with_build_metadata_gets_the_tag_as_one_more_identifier() {
+        let member = "[package]\nname = \"a\"\nversion = \"1.0.0+build.7\"\n";
+        let said = rewrite(&naming(&["a"]), "a/Cargo.toml", member);
+        assert!(
+            said.contains("\"1.0.0+build.7.mutants.worker-0\""),
+            "{said}"
+        );
+    }
+
+    #[test]
+    fn a_member_without_a_version_is_refused_with_its_path_and_the_fix() {
+        let member = "[package]\nname = \"a\"\nedition = \"2024\"\n";
+        let error = naming(&["a"])
+            .rewrite(Path::new("a/Cargo.toml"), member.as_bytes().to_vec())
+            .expect_err("refused");
+        let said = error.to_string();
+        assert!(
+            said.starts_with("a/Cargo.toml: its [package] has no `version`"),
+            "{said}"
+        );
+        assert!(said.contains("version.workspace = true"), "{said}");
+    }
+
+    #[test]
+    fn the_lock_file_tags_only_the_workspace_packages_without_a_source() {
+        let lock = "version = 4\n\n[[package]]\nname = \"a\"\nversion = \"0.1.0\"\n\
+                    dependencies = [\n \"serde\",\n]\n\n[[package]]\nname = \"serde\"\n\
+                    version = \"0.1.0\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\n\n\
+                    [[package]]\nname = \"other\"\nversion = \"0.1.0\"\n";
+        let said = rewrite(&naming(&["a"]), "Cargo.lock", lock);
+        assert_eq!(
+            said,
+            lock.replacen(
+                "name = \"a\"\nversion = \"0.1.0\"",
+                "name = \"a\"\nversion = \"0.1.0+mutants.worker-0\"",
+                1
+            )
+        );
+    }
+
+    #[test]
+    fn files_deeper_down_are_kept_as_they_are() {
+        let nested = "[package]\nname = \"fixture\"\nversion = \"0.1.0\"\n";
+        let said = rewrite(&naming(&["a"]), "a/tests/fixture/Cargo.toml", nested);
+        assert_eq!(said, nested);
+        let lock = "[[package]]\nname = \"a\"\nversion = \"0.1.0\"\n";
+        assert_eq!(rewrite(&naming(&["a"]), "a/Cargo.lock", lock), lock);
+    }
+
+    #[test]
+    fn the_tag_is_the_folder_name_made_an_identifier() {
+        assert_eq!(metadata("worker-3"), "worker-3");
+        assert_eq!(metadata("a b_c"), "a-b-c");
+        assert_eq!(metadata(""), "copy");
+    }
+}
