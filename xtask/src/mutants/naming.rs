@@ -9,8 +9,9 @@
 //! added to the version (`+…`), which orders the same and leaves every version requirement met.
 
 use std::collections::BTreeSet;
-use std::fs;
-use std::path::{Component, Path};
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
 
 use anyhow::{Context as _, Result, bail};
 
@@ -19,35 +20,65 @@ use anyhow::{Context as _, Result, bail};
 pub struct Naming {
     /// The build metadata added to every version (`mutants.worker-0`).
     tag: String,
-    /// The workspace's own packages (the flat workspace's members), by name.
+    /// The workspace's own packages (its members), by name.
     packages: BTreeSet<String>,
+    /// Their manifests, relative to the workspace root.
+    manifests: BTreeSet<PathBuf>,
 }
 
 impl Naming {
-    /// The naming of the copy whose folder is `base`, for the flat workspace at `root`: its
-    /// members are the packages of `<folder>/Cargo.toml` one level down.
+    /// The naming of the copy whose folder is `base`, for the workspace at `root`, whose members
+    /// `cargo metadata` lists.
     pub fn read(root: &Path, base: &Path) -> Result<Naming> {
         let folder = base
             .file_name()
             .map(|name| name.to_string_lossy().into_owned())
             .unwrap_or_default();
         let tag = format!("mutants.{}", metadata(&folder));
-        let mut packages = BTreeSet::new();
-        let entries =
-            fs::read_dir(root).with_context(|| format!("cannot read {}", root.display()))?;
-        for entry in entries {
-            let entry = entry.with_context(|| format!("cannot read {}", root.display()))?;
-            let manifest = entry.path().join("Cargo.toml");
-            if !manifest.is_file() {
-                continue;
-            }
-            let text = fs::read_to_string(&manifest)
-                .with_context(|| format!("cannot read {}", manifest.display()))?;
-            if let Some(name) = package_name(&text) {
-                packages.insert(name);
-            }
+        let manifest = root.join("Cargo.toml");
+        let output = crate::child::command(env!("CARGO"))
+            .args([
+                "metadata",
+                "--no-deps",
+                "--format-version",
+                "1",
+                "--offline",
+            ])
+            .arg("--manifest-path")
+            .arg(&manifest)
+            .output()
+            .with_context(|| format!("cannot run cargo metadata on {}", manifest.display()))?;
+        if !output.status.success() {
+            bail!(
+                "cargo metadata on {} failed: {}",
+                manifest.display(),
+                String::from_utf8_lossy(&output.stderr).trim()
+            );
         }
-        Ok(Naming { tag, packages })
+        let members: Metadata = serde_json::from_slice(&output.stdout)
+            .with_context(|| format!("cargo metadata on {} said", manifest.display()))?;
+        let mut packages = BTreeSet::new();
+        let mut manifests = BTreeSet::new();
+        for package in members.packages {
+            let relative = package
+                .manifest_path
+                .strip_prefix(&members.workspace_root)
+                .with_context(|| {
+                    format!(
+                        "the member {} lies outside the workspace root {}",
+                        package.manifest_path.display(),
+                        members.workspace_root.display()
+                    )
+                })?
+                .to_owned();
+            packages.insert(package.name);
+            manifests.insert(relative);
+        }
+        Ok(Naming {
+            tag,
+            packages,
+            manifests,
+        })
     }
 
     /// The workspace's own packages, by name.
@@ -59,48 +90,35 @@ impl Naming {
     /// workspace's): the root manifest, the lock file and the members' manifests get the copy's
     /// versions; every other file is kept as it is.
     pub fn rewrite(&self, relative: &Path, content: Vec<u8>) -> Result<Vec<u8>> {
-        let parts: Vec<&str> = relative
-            .components()
-            .filter_map(|c| match c {
-                Component::Normal(part) => part.to_str(),
-                _ => None,
-            })
-            .collect();
-        let rewritten = match parts.as_slice() {
-            ["Cargo.lock"] => self.lock(&text(relative, &content)?),
-            ["Cargo.toml"] => self.manifest(&text(relative, &content)?, false),
-            [_, "Cargo.toml"] => {
-                let manifest = text(relative, &content)?;
-                if package_name(&manifest).is_some() && !has_version(&manifest) {
-                    bail!(
-                        "{}: its [package] has no `version`; a mutation copy names its crates \
-                         apart from the workspace's by their version, so give the package one \
-                         (`version = \"0.1.0\"`, or `version.workspace = true`)",
-                        relative.display()
-                    );
-                }
-                self.manifest(&manifest, true)
+        let rewritten = if relative == Path::new("Cargo.lock") {
+            self.lock(&text(relative, &content)?)
+        } else if self.manifests.contains(relative) || relative == Path::new("Cargo.toml") {
+            let manifest = text(relative, &content)?;
+            if package_name(&manifest).is_some() && !has_version(&manifest) {
+                bail!(
+                    "{}: its [package] has no `version`; a mutation copy names its crates apart \
+                     from the workspace's by their version, so give the package one \
+                     (`version = \"0.1.0\"`, or `version.workspace = true`)",
+                    relative.display()
+                );
             }
-            _ => return Ok(content),
+            self.manifest(&manifest)
+        } else {
+            return Ok(content);
         };
         Ok(rewritten.into_bytes())
     }
 
-    /// A manifest with the version of `[package]` (a member's) or of `[workspace.package]` (the
-    /// root's) tagged.
-    fn manifest(&self, text: &str, member: bool) -> String {
-        let wanted = if member {
-            "package"
-        } else {
-            "workspace.package"
-        };
+    /// A manifest with the version of its `[package]` and of its `[workspace.package]` tagged.
+    fn manifest(&self, text: &str) -> String {
         let mut table = String::new();
         let mut out = String::with_capacity(text.len() + self.tag.len());
         for line in text.split_inclusive('\n') {
             if let Some(header) = header(line) {
                 table = header;
             }
-            match (table == wanted).then(|| version(line)).flatten() {
+            let versioned = table == "package" || table == "workspace.package";
+            match versioned.then(|| version(line)).flatten() {
                 Some(value) => out.push_str(&self.tagged(line, value)),
                 None => out.push_str(line),
             }
@@ -145,6 +163,19 @@ impl Naming {
             .map_or(line.len(), |at| at + quoted.len() - 1);
         format!("{}{joiner}{}{}", &line[..end], self.tag, &line[end..])
     }
+}
+
+/// What `cargo metadata --no-deps` says of the workspace.
+#[derive(Deserialize)]
+struct Metadata {
+    workspace_root: PathBuf,
+    packages: Vec<Member>,
+}
+
+#[derive(Deserialize)]
+struct Member {
+    name: String,
+    manifest_path: PathBuf,
 }
 
 /// `folder` as a build metadata identifier (ASCII letters, digits and hyphens).
@@ -219,10 +250,15 @@ fn string_value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
 mod tests {
     use super::*;
 
+    /// The naming of a workspace whose members are `packages`, each in the folder of its name.
     fn naming(packages: &[&str]) -> Naming {
         Naming {
             tag: "mutants.worker-0".to_owned(),
             packages: packages.iter().map(|p| (*p).to_owned()).collect(),
+            manifests: packages
+                .iter()
+                .map(|p| Path::new(p).join("Cargo.toml"))
+                .collect(),
         }
     }
 
@@ -299,12 +335,42 @@ mod tests {
     }
 
     #[test]
-    fn files_deeper_down_are_kept_as_they_are() {
+    fn manifests_of_other_packages_and_other_lock_files_are_kept_as_they_are() {
         let nested = "[package]\nname = \"fixture\"\nversion = \"0.1.0\"\n";
         let said = rewrite(&naming(&["a"]), "a/tests/fixture/Cargo.toml", nested);
         assert_eq!(said, nested);
+        assert_eq!(rewrite(&naming(&["a"]), "b/Cargo.toml", nested), nested);
         let lock = "[[package]]\nname = \"a\"\nversion = \"0.1.0\"\n";
         assert_eq!(rewrite(&naming(&["a"]), "a/Cargo.lock", lock), lock);
+    }
+
+    #[test]
+    fn a_root_package_is_tagged_as_a_member_is() {
+        let root = "[package]\nname = \"a\"\nversion = \"0.2.0\"\n\n[workspace]\n";
+        let said = rewrite(&naming(&["a"]), "Cargo.toml", root);
+        assert_eq!(
+            said,
+            root.replace("\"0.2.0\"", "\"0.2.0+mutants.worker-0\"")
+        );
+    }
+
+    #[test]
+    fn the_members_are_the_ones_cargo_lists() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mini");
+        let naming = Naming::read(&root, Path::new("/scratch/worker-2")).expect("read");
+        let packages: Vec<&str> = naming.packages().collect();
+        assert_eq!(packages, ["mini-reference", "mini-runner", "vvoc-harness"]);
+        assert!(naming.manifests.contains(Path::new("runner/Cargo.toml")));
+        assert_eq!(naming.tag, "mutants.worker-2");
+    }
+
+    #[test]
+    fn a_folder_that_is_no_workspace_is_an_error_naming_it() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let error = Naming::read(dir.path(), Path::new("worker-0")).expect_err("refused");
+        let said = format!("{error:#}");
+        assert!(said.contains("cargo metadata on"), "{said}");
+        assert!(said.contains(&dir.path().display().to_string()), "{said}");
     }
 
     #[test]
