@@ -65,11 +65,7 @@ impl Built {
 /// Builds the baseline; `Err` holds the exit code of a run whose baseline does not build (the
 /// reason is printed).
 pub fn build(workspace: &Workspace) -> Result<Result<Built, u8>> {
-    let scratch = Scratch::sync(
-        &workspace.root,
-        &workspace.worker(0),
-        &workspace.build_dir(),
-    )?;
+    let scratch = Scratch::sync(&workspace.root, &workspace.worker(0))?;
     eprintln!("building the baseline in {}", scratch.tree.display());
     let started = Instant::now();
     match suite::build(&scratch, BUILD_LIMIT)? {

@@ -24,11 +24,14 @@ pub struct Naming {
     packages: BTreeSet<String>,
     /// Their manifests, relative to the workspace root.
     manifests: BTreeSet<PathBuf>,
+    /// The workspace's build directory (cargo's `build-dir`), where the copy builds too.
+    pub build_dir: PathBuf,
 }
 
 impl Naming {
     /// The naming of the copy whose folder is `base`, for the workspace at `root`, whose members
-    /// `cargo metadata` lists.
+    /// and build directory `cargo metadata` gives (as cargo started from the shell sees them, so
+    /// `CARGO_TARGET_DIR`, `CARGO_BUILD_BUILD_DIR` and cargo's configuration are followed).
     pub fn read(root: &Path, base: &Path) -> Result<Naming> {
         let folder = base
             .file_name()
@@ -78,6 +81,7 @@ impl Naming {
             tag,
             packages,
             manifests,
+            build_dir: members.build_directory.unwrap_or(members.target_directory),
         })
     }
 
@@ -169,6 +173,9 @@ impl Naming {
 #[derive(Deserialize)]
 struct Metadata {
     workspace_root: PathBuf,
+    target_directory: PathBuf,
+    /// Said since cargo 1.91, which made `build-dir` stable.
+    build_directory: Option<PathBuf>,
     packages: Vec<Member>,
 }
 
@@ -259,6 +266,7 @@ mod tests {
                 .iter()
                 .map(|p| Path::new(p).join("Cargo.toml"))
                 .collect(),
+            build_dir: PathBuf::from("/build"),
         }
     }
 
@@ -362,6 +370,13 @@ mod tests {
         assert_eq!(packages, ["mini-reference", "mini-runner", "vvoc-harness"]);
         assert!(naming.manifests.contains(Path::new("runner/Cargo.toml")));
         assert_eq!(naming.tag, "mutants.worker-2");
+        // The fixture's own target directory, unless the tests run with one set for every
+        // workspace.
+        if std::env::var_os("CARGO_TARGET_DIR").is_none()
+            && std::env::var_os("CARGO_BUILD_BUILD_DIR").is_none()
+        {
+            assert_eq!(naming.build_dir, root.join("target"));
+        }
     }
 
     #[test]

@@ -60,11 +60,7 @@ impl Executor for Rebuilt<'_> {
             return Ok((self.baseline.scratch.clone(), report));
         }
         // A first build of its own, so that no row's time includes it.
-        let scratch = Scratch::sync(
-            &self.workspace.root,
-            &self.workspace.worker(worker),
-            &self.workspace.build_dir(),
-        )?;
+        let scratch = Scratch::sync(&self.workspace.root, &self.workspace.worker(worker))?;
         suite::build(&scratch, self.baseline.limits.build)?;
         Ok((scratch, report))
     }

@@ -37,8 +37,8 @@ impl Scratch {
     /// Brings the copy at `base` up to date with `root`: changed files are rewritten, files that
     /// are gone are removed, unchanged files keep their modification time (so builds stay warm).
     /// The copy's crates are versioned apart from the workspace's (see [`Naming`]), so that it
-    /// can build in `build`, the workspace's build directory.
-    pub fn sync(root: &Path, base: &Path, build: &Path) -> Result<Scratch> {
+    /// can build in the workspace's build directory.
+    pub fn sync(root: &Path, base: &Path) -> Result<Scratch> {
         let tree = base.join("tree");
         let target = base.join("target");
         let mark = base.join(MUTATING);
@@ -88,7 +88,7 @@ impl Scratch {
         Ok(Scratch {
             tree,
             target,
-            build: build.to_owned(),
+            build: naming.build_dir.clone(),
             runner,
             naming,
         })

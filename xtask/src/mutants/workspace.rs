@@ -52,17 +52,6 @@ impl Workspace {
         self.root.join("target").join("mutants")
     }
 
-    /// The build directory (cargo's `build-dir`: compiled dependencies, fingerprints) that the
-    /// copies share with the workspace's own builds: `CARGO_TARGET_DIR` when set, else `target`.
-    /// A copy's own crates get their own names there (their path differs); its binaries go to
-    /// its own target directory.
-    pub fn build_dir(&self) -> PathBuf {
-        match std::env::var_os("CARGO_TARGET_DIR") {
-            Some(dir) => self.root.join(dir),
-            None => self.root.join("target"),
-        }
-    }
-
     /// Worker `n`'s copy of the workspace (worker 0's also holds the switched build).
     pub fn worker(&self, n: usize) -> PathBuf {
         self.scratch().join(format!("worker-{n}"))
