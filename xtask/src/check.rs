@@ -358,27 +358,38 @@ fn peer_suite(context: &Context) -> Result<Verdict> {
     })
 }
 
-/// The debug `conform` of the workspace, built (or found fresh) by cargo; a failed build is the
-/// check's verdict.
+/// The debug `conform` of the workspace, built (or found fresh) by cargo, where cargo says it
+/// put it; a failed build is the check's verdict.
 fn built_conform(context: &Context) -> Result<Result<String, Verdict>> {
     let build = [
         "build",
         "--quiet",
         "--locked",
+        "--message-format=json-render-diagnostics",
         "-p",
         "vvoc-harness",
         "--bin",
         "conform",
     ];
-    if let Verdict::Fail(detail, log) = command(context, "cargo", &build, |_| String::new())? {
-        return Ok(Err(Verdict::Fail(detail, log)));
+    match command(context, "cargo", &build, |log| {
+        executable(log, "conform").unwrap_or_default()
+    })? {
+        Verdict::Pass(path) if !path.is_empty() => Ok(Ok(path)),
+        Verdict::Pass(_) => Ok(Err(Verdict::Fail(
+            "`cargo build` of conform said no executable".to_owned(),
+            String::new(),
+        ))),
+        Verdict::Fail(detail, log) => Ok(Err(Verdict::Fail(detail, log))),
+        Verdict::Skip(detail) => Ok(Err(Verdict::Skip(detail))),
     }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| context.root.join("target"), std::path::PathBuf::from);
-    Ok(Ok(target
-        .join("debug/conform")
-        .to_string_lossy()
-        .into_owned()))
+}
+
+/// The executable of the binary target `name` in a `cargo build --message-format=json` log.
+fn executable(log: &str, name: &str) -> Option<String> {
+    log.lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == name)
+        .find_map(|m| m["executable"].as_str().map(str::to_owned))
 }
 
 /// Runs a command in the workspace root; its verdict by exit status, `detail` read from its output.
@@ -519,6 +530,24 @@ mod tests {
             affected(&["README.md"]).is_empty(),
             "prose affects no check"
         );
+    }
+
+    #[test]
+    fn the_executable_is_read_from_cargos_messages_for_the_named_target() {
+        let log = concat!(
+            "warning: rendered text is not JSON\n",
+            r#"{"reason":"compiler-artifact","target":{"name":"vvoc_harness"},"executable":null}"#,
+            "\n",
+            r#"{"reason":"compiler-artifact","target":{"name":"conform"},"executable":"/t/debug/conform"}"#,
+            "\n",
+            r#"{"reason":"build-finished","success":true}"#,
+        );
+        assert_eq!(
+            executable(log, "conform").as_deref(),
+            Some("/t/debug/conform")
+        );
+        assert_eq!(executable(log, "fake-peer"), None);
+        assert_eq!(executable("", "conform"), None);
     }
 
     #[test]

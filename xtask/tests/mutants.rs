@@ -117,12 +117,15 @@ fn every_outcome_is_classified_and_the_tree_is_untouched() {
 #[test]
 fn a_copy_compiles_its_crates_apart_and_the_workspace_build_stays_fresh() {
     let dir = fixture();
-    // The workspace's own build, as `cargo test` leaves it before the check runs.
+    // The workspace's own build, as `cargo test` leaves it before the check runs. (The fixture's
+    // dev profile has no debug info, as the copies' crates have none: only their version can
+    // keep their files apart from these.)
     let first = workspace_build(dir.path());
     assert!(
-        first.iter().any(|(id, _)| id.contains("mini-reference")),
+        first.iter().any(|unit| unit.id.contains("mini-reference")),
         "{first:?}"
     );
+    let before = contents(&first);
     // A switched build of a mutant of mini-reference, in the same build directory.
     let output = mutants(dir.path(), &["--row", "sign negative"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
@@ -132,34 +135,32 @@ fn a_copy_compiles_its_crates_apart_and_the_workspace_build_stays_fresh() {
     )
     .expect("the copy's manifest");
     assert!(
-        copy.contains("version = \"0.1.0+mutants.worker-0\""),
+        copy.contains("version = \"0.1.0+mutants.worker-0."),
         "the copy's crates carry its own version: {copy}"
     );
-    let shared = std::fs::read_dir(dir.path().join("target/debug/deps"))
-        .expect("the build dir")
-        .map(|e| {
-            e.expect("an entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .filter(|n| n.starts_with("libmini_reference-") && n.ends_with(".rlib"))
-        .count();
+    // Nothing of the workspace's was replaced (its compiled crates and its runner, byte for
+    // byte and by time), and its next build compiles nothing.
     assert!(
-        shared >= 2,
-        "the workspace's mini-reference and the copy's, apart: {shared}"
+        contents(&first) == before,
+        "the workspace's compiled files are untouched by the copy's build"
     );
-    // Nothing of the workspace's was replaced: its next build compiles nothing.
     let again = workspace_build(dir.path());
     assert!(
-        again.iter().all(|(_, fresh)| *fresh),
+        again.iter().all(|unit| unit.fresh),
         "every crate of the workspace's build is still fresh: {again:?}"
     );
 }
 
-/// `cargo build` of the fixture's runner in the workspace itself: each compiled unit's package
-/// and whether cargo found it fresh.
-fn workspace_build(root: &Path) -> Vec<(String, bool)> {
+/// A unit of a `cargo build`: its package, whether cargo found it fresh, and its files.
+#[derive(Debug)]
+struct Unit {
+    id: String,
+    fresh: bool,
+    files: Vec<PathBuf>,
+}
+
+/// `cargo build` of the fixture's runner in the workspace itself, as from a shell.
+fn workspace_build(root: &Path) -> Vec<Unit> {
     let output = Command::new(env!("CARGO"))
         .current_dir(root)
         .args([
@@ -171,6 +172,8 @@ fn workspace_build(root: &Path) -> Vec<(String, bool)> {
         ])
         .args(["--bin", "conform"])
         .env_remove("CARGO_TARGET_DIR")
+        .env_remove("CARGO_BUILD_BUILD_DIR")
+        .env_remove("RUSTFLAGS")
         .output()
         .expect("cargo runs");
     assert!(output.status.success(), "{}", text(&output));
@@ -178,9 +181,32 @@ fn workspace_build(root: &Path) -> Vec<(String, bool)> {
         .lines()
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
         .filter(|m| m["reason"] == "compiler-artifact")
-        .map(|m| {
-            let id = m["package_id"].as_str().unwrap_or_default().to_owned();
-            (id, m["fresh"] == true)
+        .map(|m| Unit {
+            id: m["package_id"].as_str().unwrap_or_default().to_owned(),
+            fresh: m["fresh"] == true,
+            files: m["filenames"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .chain(std::iter::once(&m["executable"]))
+                .filter_map(Value::as_str)
+                .map(PathBuf::from)
+                .collect(),
+        })
+        .collect()
+}
+
+/// Each file of the units with its bytes and modification time.
+fn contents(units: &[Unit]) -> BTreeMap<PathBuf, (Vec<u8>, std::time::SystemTime)> {
+    units
+        .iter()
+        .flat_map(|unit| &unit.files)
+        .map(|file| {
+            let bytes = std::fs::read(file).expect("a compiled file");
+            let modified = std::fs::metadata(file)
+                .and_then(|m| m.modified())
+                .expect("a time");
+            (file.clone(), (bytes, modified))
         })
         .collect()
 }
@@ -596,25 +622,49 @@ fn an_interrupted_run_leaves_the_tree_unchanged_and_no_process_behind() {
         "the next run recovers: {}",
         text(&next)
     );
-    assert!(text(&next).contains("worker-0/target: removed, since an earlier run was interrupted"));
+    assert!(
+        text(&next).contains(
+            "worker-0/tree: removed with its target directory, since an earlier run was interrupted"
+        ),
+        "{}",
+        text(&next)
+    );
 }
 
 #[test]
-fn a_run_after_one_interrupted_in_a_mutated_build_starts_from_a_clean_target() {
+fn a_run_after_one_interrupted_in_a_mutated_build_starts_from_a_fresh_copy() {
     let dir = fixture();
-    // What an interrupt during the switched build leaves: the mark, and artifacts of the mutant.
+    // What an interrupt during the switched build leaves: the mark, a mutant's binary and the
+    // copy's sources as they were then.
     let worker = dir.path().join("target/mutants/worker-0");
     std::fs::write(worker.join("mutating"), "").expect("marked");
     let leftover = worker.join("target/debug/leftover-of-a-mutant");
     std::fs::write(&leftover, "").expect("written");
+    let manifest = worker.join("tree/harness/Cargo.toml");
+    let long_ago = std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+    std::fs::File::options()
+        .write(true)
+        .open(&manifest)
+        .expect("the copy's manifest")
+        .set_modified(long_ago)
+        .expect("set");
     let output = mutants(dir.path(), &["--row", "sign negative"]);
     let said = text(&output);
     assert_eq!(output.status.code(), Some(0), "{said}");
     assert!(
-        said.contains("worker-0/target: removed, since an earlier run was interrupted"),
-        "the run says it rebuilds from scratch: {said}"
+        said.contains(
+            "worker-0/tree: removed with its target directory, since an earlier run was interrupted"
+        ),
+        "the run says it writes and builds the copy again: {said}"
     );
     assert!(!leftover.exists(), "the old target directory is gone");
+    let modified = std::fs::metadata(&manifest)
+        .and_then(|m| m.modified())
+        .expect("a time");
+    assert!(
+        modified > long_ago,
+        "every source of the copy is written again, even one that did not change"
+    );
     assert!(!worker.join("mutating").exists(), "the run clears the mark");
     let again = mutants(dir.path(), &["--row", "sign negative"]);
     assert!(

@@ -6,7 +6,8 @@
 //! while the switched build compiles), the mutants whose change is a Rust node of the
 //! implementation are compiled into one switched build and run one by one with
 //! `VVOC_MUTANT=<n>` (`switched.rs`), and the rest are rebuilt alone in per-worker copies whose
-//! target directories stay warm across rows and runs (`rebuilt.rs`). Both run on one pool of
+//! builds stay warm across rows and runs (`rebuilt.rs`); the copies compile in the workspace's
+//! build directory, their own crates named apart (`naming.rs`). Both run on one pool of
 //! workers (`execute.rs`); every row's suite (`conform run`) must fail on its `caught_by`
 //! vectors.
 

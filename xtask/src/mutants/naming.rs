@@ -1,12 +1,16 @@
-//! A copy's own crates get a version of their own (`0.1.0+mutants.worker-0`), so that in the
-//! build directory the copies share with the workspace their compiled files are named apart.
+//! A copy's own crates get a version of their own (`0.1.0+mutants.worker-0.<hash of its path>`),
+//! so that in the build directory the copies share with the workspace their compiled files are
+//! named apart.
 //!
 //! Cargo names a compiled crate after a hash of its package's name, version and path relative to
-//! the workspace root, so without this a copy's `vvoc-reference` and the workspace's would be one
-//! file there, and each build would replace the other's (or, worse, find the other's fresh and
-//! link a mutant into the workspace's build). The dependencies, which the copies never change,
-//! keep their names, so a copy's build reuses what `cargo test` compiled. Only build metadata is
-//! added to the version (`+…`), which orders the same and leaves every version requirement met.
+//! the workspace root (and of its profile), so without this a copy's `vvoc-reference` and the
+//! workspace's, or two copies', would be one file there: each build would replace the other's
+//! or, worse, find the other's fresh and link a mutant into it. (The copies also build their
+//! crates without debug info, which sets them apart from the workspace's dev build but not from
+//! each other; the version does both, whatever the profiles.) The dependencies, which the copies
+//! never change, keep their names, so a copy's build reuses what `cargo test` compiled. Only
+//! build metadata is added to the version (`+…`), which orders the same and leaves every version
+//! requirement met.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -29,37 +33,15 @@ pub struct Naming {
 }
 
 impl Naming {
-    /// The naming of the copy whose folder is `base`, for the workspace at `root`, whose members
-    /// and build directory `cargo metadata` gives (as cargo started from the shell sees them, so
-    /// `CARGO_TARGET_DIR`, `CARGO_BUILD_BUILD_DIR` and cargo's configuration are followed).
+    /// The naming of the copy whose folder is `base` (which exists), for the workspace at
+    /// `root`, whose members and build directory `cargo metadata` gives (as cargo started from
+    /// the shell sees them, so `CARGO_TARGET_DIR`, `CARGO_BUILD_BUILD_DIR` and cargo's
+    /// configuration are followed).
     pub fn read(root: &Path, base: &Path) -> Result<Naming> {
-        let folder = base
-            .file_name()
-            .map(|name| name.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let tag = format!("mutants.{}", metadata(&folder));
-        let manifest = root.join("Cargo.toml");
-        let output = crate::child::command(env!("CARGO"))
-            .args([
-                "metadata",
-                "--no-deps",
-                "--format-version",
-                "1",
-                "--offline",
-            ])
-            .arg("--manifest-path")
-            .arg(&manifest)
-            .output()
-            .with_context(|| format!("cannot run cargo metadata on {}", manifest.display()))?;
-        if !output.status.success() {
-            bail!(
-                "cargo metadata on {} failed: {}",
-                manifest.display(),
-                String::from_utf8_lossy(&output.stderr).trim()
-            );
-        }
-        let members: Metadata = serde_json::from_slice(&output.stdout)
-            .with_context(|| format!("cargo metadata on {} said", manifest.display()))?;
+        let base = base
+            .canonicalize()
+            .with_context(|| format!("cannot resolve {}", base.display()))?;
+        let members = cargo_metadata(root)?;
         let mut packages = BTreeSet::new();
         let mut manifests = BTreeSet::new();
         for package in members.packages {
@@ -78,11 +60,33 @@ impl Naming {
             manifests.insert(relative);
         }
         Ok(Naming {
-            tag,
+            tag: tag(&base),
             packages,
             manifests,
             build_dir: members.build_directory.unwrap_or(members.target_directory),
         })
+    }
+
+    /// Checks that cargo reads every package of the copy at `tree` with the copy's version:
+    /// a version the rewrite did not recognise (written another way than `version = "…"` in
+    /// `[package]` or `[workspace.package]`) would leave the copy's crates named as the
+    /// workspace's.
+    pub fn check(&self, tree: &Path) -> Result<()> {
+        let copy = cargo_metadata(tree)?;
+        for package in copy.packages {
+            if !package.version.ends_with(&self.tag) {
+                bail!(
+                    "{}: cargo reads the version of {} as {} in a mutation copy, without the \
+                     copy's tag `{}`; write the version as `version = \"…\"` in [package] or \
+                     [workspace.package], which the copies know how to tag",
+                    package.manifest_path.display(),
+                    package.name,
+                    package.version,
+                    self.tag
+                );
+            }
+        }
+        Ok(())
     }
 
     /// The workspace's own packages, by name.
@@ -97,16 +101,7 @@ impl Naming {
         let rewritten = if relative == Path::new("Cargo.lock") {
             self.lock(&text(relative, &content)?)
         } else if self.manifests.contains(relative) || relative == Path::new("Cargo.toml") {
-            let manifest = text(relative, &content)?;
-            if package_name(&manifest).is_some() && !has_version(&manifest) {
-                bail!(
-                    "{}: its [package] has no `version`; a mutation copy names its crates apart \
-                     from the workspace's by their version, so give the package one \
-                     (`version = \"0.1.0\"`, or `version.workspace = true`)",
-                    relative.display()
-                );
-            }
-            self.manifest(&manifest)
+            self.manifest(&text(relative, &content)?)
         } else {
             return Ok(content);
         };
@@ -182,11 +177,50 @@ struct Metadata {
 #[derive(Deserialize)]
 struct Member {
     name: String,
+    version: String,
     manifest_path: PathBuf,
 }
 
+/// `cargo metadata --no-deps` of the workspace at `root`.
+fn cargo_metadata(root: &Path) -> Result<Metadata> {
+    let manifest = root.join("Cargo.toml");
+    let output = crate::child::command(env!("CARGO"))
+        .args([
+            "metadata",
+            "--no-deps",
+            "--format-version",
+            "1",
+            "--offline",
+        ])
+        .arg("--manifest-path")
+        .arg(&manifest)
+        .output()
+        .with_context(|| format!("cannot run cargo metadata on {}", manifest.display()))?;
+    if !output.status.success() {
+        bail!(
+            "cargo metadata on {} failed: {}",
+            manifest.display(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    serde_json::from_slice(&output.stdout)
+        .with_context(|| format!("cargo metadata on {} said", manifest.display()))
+}
+
+/// The tag of the copy at `base` (an absolute path): its folder's name, for people, and a hash
+/// of its whole path, so that copies of two checkouts sharing one build directory (a global
+/// `CARGO_TARGET_DIR`, say) are apart too.
+fn tag(base: &Path) -> String {
+    let folder = base
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let hash = xxhash_rust::xxh32::xxh32(base.as_os_str().as_encoded_bytes(), 0);
+    format!("mutants.{}.{hash:08x}", identifier(&folder))
+}
+
 /// `folder` as a build metadata identifier (ASCII letters, digits and hyphens).
-fn metadata(folder: &str) -> String {
+fn identifier(folder: &str) -> String {
     let cleaned: String = folder
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
@@ -210,35 +244,6 @@ fn header(line: &str) -> Option<String> {
     let line = line.trim();
     let inner = line.strip_prefix('[')?.split(']').next()?;
     Some(inner.trim_matches(['[', ' ']).to_owned())
-}
-
-/// The name of a manifest's `[package]`, if it has one.
-fn package_name(text: &str) -> Option<String> {
-    let mut table = String::new();
-    for line in text.lines() {
-        if let Some(header) = header(line) {
-            table = header;
-        } else if table == "package"
-            && let Some(name) = string_value(line, "name")
-        {
-            return Some(name.to_owned());
-        }
-    }
-    None
-}
-
-/// Whether a manifest's `[package]` states a version (its own or the workspace's).
-fn has_version(text: &str) -> bool {
-    let mut table = String::new();
-    text.lines().any(|line| {
-        if let Some(header) = header(line) {
-            table = header;
-            return false;
-        }
-        let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
-        table == "package"
-            && (version(line).is_some() || compact.starts_with("version.workspace=true"))
-    })
 }
 
 /// The value of a `version = "…"` line.
@@ -312,17 +317,38 @@ mod tests {
     }
 
     #[test]
-    fn a_member_without_a_version_is_refused_with_its_path_and_the_fix() {
-        let member = "[package]\nname = \"a\"\nedition = \"2024\"\n";
-        let error = naming(&["a"])
-            .rewrite(Path::new("a/Cargo.toml"), member.as_bytes().to_vec())
-            .expect_err("refused");
-        let said = error.to_string();
+    fn a_version_the_rewrite_does_not_know_is_refused_naming_the_manifest() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let manifest = "[package]\nname = \"a\"\nversion = '0.3.0'\nedition = \"2024\"\n";
+        std::fs::create_dir_all(dir.path().join("src")).expect("a folder");
+        std::fs::write(dir.path().join("src/lib.rs"), "").expect("written");
+        let rewritten = naming(&["a"])
+            .rewrite(Path::new("Cargo.toml"), manifest.as_bytes().to_vec())
+            .expect("rewritten");
+        assert_eq!(
+            rewritten,
+            manifest.as_bytes(),
+            "a literal string is not recognised"
+        );
+        std::fs::write(dir.path().join("Cargo.toml"), rewritten).expect("written");
+        let error = naming(&["a"]).check(dir.path()).expect_err("refused");
+        let said = format!("{error:#}");
         assert!(
-            said.starts_with("a/Cargo.toml: its [package] has no `version`"),
+            said.contains("Cargo.toml: cargo reads the version of a as 0.3.0"),
             "{said}"
         );
-        assert!(said.contains("version.workspace = true"), "{said}");
+        assert!(
+            said.contains("write the version as `version = \"…\"`"),
+            "{said}"
+        );
+        std::fs::write(
+            dir.path().join("Cargo.toml"),
+            manifest.replace("'0.3.0'", "\"0.3.0+mutants.worker-0\""),
+        )
+        .expect("written");
+        naming(&["a"])
+            .check(dir.path())
+            .expect("a tagged copy passes");
     }
 
     #[test]
@@ -365,11 +391,18 @@ mod tests {
     #[test]
     fn the_members_are_the_ones_cargo_lists() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mini");
-        let naming = Naming::read(&root, Path::new("/scratch/worker-2")).expect("read");
+        let scratch = tempfile::tempdir().expect("a folder");
+        let base = scratch.path().join("worker-2");
+        std::fs::create_dir(&base).expect("a folder");
+        let naming = Naming::read(&root, &base).expect("read");
         let packages: Vec<&str> = naming.packages().collect();
         assert_eq!(packages, ["mini-reference", "mini-runner", "vvoc-harness"]);
         assert!(naming.manifests.contains(Path::new("runner/Cargo.toml")));
-        assert_eq!(naming.tag, "mutants.worker-2");
+        assert!(
+            naming.tag.starts_with("mutants.worker-2."),
+            "{}",
+            naming.tag
+        );
         // The fixture's own target directory, unless the tests run with one set for every
         // workspace.
         if std::env::var_os("CARGO_TARGET_DIR").is_none()
@@ -382,16 +415,22 @@ mod tests {
     #[test]
     fn a_folder_that_is_no_workspace_is_an_error_naming_it() {
         let dir = tempfile::tempdir().expect("a folder");
-        let error = Naming::read(dir.path(), Path::new("worker-0")).expect_err("refused");
+        let error = Naming::read(dir.path(), dir.path()).expect_err("refused");
         let said = format!("{error:#}");
         assert!(said.contains("cargo metadata on"), "{said}");
         assert!(said.contains(&dir.path().display().to_string()), "{said}");
     }
 
     #[test]
-    fn the_tag_is_the_folder_name_made_an_identifier() {
-        assert_eq!(metadata("worker-3"), "worker-3");
-        assert_eq!(metadata("a b_c"), "a-b-c");
-        assert_eq!(metadata(""), "copy");
+    fn the_tag_is_the_folder_name_made_an_identifier_and_a_hash_of_the_path() {
+        assert_eq!(identifier("worker-3"), "worker-3");
+        assert_eq!(identifier("a b_c"), "a-b-c");
+        assert_eq!(identifier(""), "copy");
+        let one = tag(Path::new("/checkout-a/target/mutants/worker-0"));
+        let other = tag(Path::new("/checkout-b/target/mutants/worker-0"));
+        assert!(one.starts_with("mutants.worker-0."), "{one}");
+        assert_ne!(one, other, "two checkouts' copies are apart");
+        assert_eq!(one, tag(Path::new("/checkout-a/target/mutants/worker-0")));
+        assert_eq!(one.len(), "mutants.worker-0.".len() + 8, "{one}");
     }
 }

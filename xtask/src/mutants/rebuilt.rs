@@ -36,8 +36,9 @@ impl<'a> Rebuilt<'a> {
     }
 
     /// How many of `jobs` workers are worth starting for `queued` mutants: another worker pays
-    /// for its first build, so it joins when its target directory is warm, or when the queue
-    /// outlasts a build as long as the baseline's.
+    /// for its first build, so it joins when it has built before, or when the queue outlasts a
+    /// build as long as the baseline's. (Builds take turns on the shared build directory's lock;
+    /// what workers add is suites running beside builds.)
     pub fn workers(&self, jobs: usize, queued: usize) -> usize {
         let useful = |worker: usize| {
             Scratch::is_built(&self.workspace.worker(worker))

@@ -1,5 +1,5 @@
 //! Scratch copies of the workspace: each worker mutates its own copy, never the working tree,
-//! and keeps its own target directory warm across rows and runs.
+//! and its builds stay warm across rows and runs.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -13,11 +13,13 @@ use super::workspace::{NOT_COPIED, PROFILE_DIR, RUNNER_BIN};
 
 /// The file a worker's folder holds while its copy is mutated: written before a mutant is written
 /// into the copy, removed when a run has put every file back. Found by the next run, it means a
-/// run was interrupted with a mutated build under way, whose artifacts the next build may link
-/// against; that run removes the folder's target directory first.
+/// run was interrupted with a mutated build under way, whose compiled files (in the shared build
+/// directory) the next build might take for fresh; that run removes the copy's sources and
+/// target directory first, so that every source is written again newer than anything built.
 pub const MUTATING: &str = "mutating";
 
-/// A worker's copy: `<base>/tree` holds the sources, `<base>/target` the build.
+/// A worker's copy: `<base>/tree` holds the sources, `<base>/target` its binaries; what cargo
+/// compiles for it lies in the workspace's build directory.
 #[derive(Clone, Debug)]
 pub struct Scratch {
     /// The copy of the workspace.
@@ -43,19 +45,21 @@ impl Scratch {
         let target = base.join("target");
         let mark = base.join(MUTATING);
         if mark.is_file() {
-            if target.is_dir() {
-                fs::remove_dir_all(&target).with_context(|| {
-                    format!(
-                        "cannot remove {}, left by an interrupted run; remove it by hand",
-                        target.display()
-                    )
-                })?;
+            for folder in [&tree, &target] {
+                if folder.is_dir() {
+                    fs::remove_dir_all(folder).with_context(|| {
+                        format!(
+                            "cannot remove {}, left by an interrupted run; remove it by hand",
+                            folder.display()
+                        )
+                    })?;
+                }
             }
             fs::remove_file(&mark).with_context(|| format!("cannot remove {}", mark.display()))?;
             eprintln!(
-                "{}: removed, since an earlier run was interrupted while a mutant was built there \
-                 ({} was left); it is built again",
-                target.display(),
+                "{}: removed with its target directory, since an earlier run was interrupted \
+                 while a mutant was built there ({} was left); it is written and built again",
+                tree.display(),
                 mark.display()
             );
         }
@@ -84,6 +88,7 @@ impl Scratch {
                     .with_context(|| format!("cannot remove {}", relative.display()))?;
             }
         }
+        naming.check(&tree)?;
         let runner = target.join(PROFILE_DIR).join(RUNNER_BIN);
         Ok(Scratch {
             tree,
@@ -111,7 +116,7 @@ impl Scratch {
         })
     }
 
-    /// Whether the copy at `base` has been built before (its target directory is warm).
+    /// Whether the copy at `base` has been built before (its target directory holds a binary).
     pub fn is_built(base: &Path) -> bool {
         base.join("target").is_dir()
     }

@@ -133,6 +133,10 @@ pub fn mutants(root: &Path, args: &[&str]) -> Output {
             SUITE_TIMEOUT,
         ])
         .args(args)
+        // The fixture builds in its own target directory whatever the tests' cargo was given,
+        // so that no two tests' copies share one.
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("CARGO_BUILD_BUILD_DIR")
         .output()
         .expect("xtask runs");
     assert!(
