@@ -100,23 +100,27 @@ pub fn bench(root: &Path, jobs: usize, per_check_sample: usize) -> Result<Vec<Me
 
 /// Builds the release `conform` of the workspace at `root` and returns its path.
 pub fn release_conform(root: &Path) -> Result<PathBuf> {
-    let status = crate::child::command(env!("CARGO"))
+    let output = crate::child::command(env!("CARGO"))
         .current_dir(root)
         .args([
             "build",
             "--release",
             "--quiet",
+            "--message-format=json-render-diagnostics",
             "-p",
             "vvoc-harness",
             "--bin",
             "conform",
         ])
-        .status()
+        .stderr(std::process::Stdio::inherit())
+        .output()
         .context("cannot run cargo build")?;
-    if !status.success() {
+    if !output.status.success() {
         bail!("building the release conform failed");
     }
-    Ok(root.join("target/release/conform"))
+    crate::child::executable(&String::from_utf8_lossy(&output.stdout), "conform")
+        .map(PathBuf::from)
+        .context("cargo build of the release conform named no executable")
 }
 
 /// The table `cargo xtask bench` prints.

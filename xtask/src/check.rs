@@ -372,7 +372,7 @@ fn built_conform(context: &Context) -> Result<Result<String, Verdict>> {
         "conform",
     ];
     match command(context, "cargo", &build, |log| {
-        executable(log, "conform").unwrap_or_default()
+        crate::child::executable(log, "conform").unwrap_or_default()
     })? {
         Verdict::Pass(path) if !path.is_empty() => Ok(Ok(path)),
         Verdict::Pass(_) => Ok(Err(Verdict::Fail(
@@ -382,14 +382,6 @@ fn built_conform(context: &Context) -> Result<Result<String, Verdict>> {
         Verdict::Fail(detail, log) => Ok(Err(Verdict::Fail(detail, log))),
         Verdict::Skip(detail) => Ok(Err(Verdict::Skip(detail))),
     }
-}
-
-/// The executable of the binary target `name` in a `cargo build --message-format=json` log.
-fn executable(log: &str, name: &str) -> Option<String> {
-    log.lines()
-        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == name)
-        .find_map(|m| m["executable"].as_str().map(str::to_owned))
 }
 
 /// Runs a command in the workspace root; its verdict by exit status, `detail` read from its output.
@@ -530,24 +522,6 @@ mod tests {
             affected(&["README.md"]).is_empty(),
             "prose affects no check"
         );
-    }
-
-    #[test]
-    fn the_executable_is_read_from_cargos_messages_for_the_named_target() {
-        let log = concat!(
-            "warning: rendered text is not JSON\n",
-            r#"{"reason":"compiler-artifact","target":{"name":"vvoc_harness"},"executable":null}"#,
-            "\n",
-            r#"{"reason":"compiler-artifact","target":{"name":"conform"},"executable":"/t/debug/conform"}"#,
-            "\n",
-            r#"{"reason":"build-finished","success":true}"#,
-        );
-        assert_eq!(
-            executable(log, "conform").as_deref(),
-            Some("/t/debug/conform")
-        );
-        assert_eq!(executable(log, "fake-peer"), None);
-        assert_eq!(executable("", "conform"), None);
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Commands that `cargo xtask` starts, started as from the shell that started it.
+//! Commands that `cargo xtask` starts, started as from the shell that started it, and where
+//! cargo says it put what it built.
 
 use std::ffi::OsStr;
 use std::process::Command;
@@ -20,6 +21,14 @@ pub fn command(program: impl AsRef<OsStr>) -> Command {
     command
 }
 
+/// The executable of the binary target `name` in a `cargo build --message-format=json` log.
+pub fn executable(log: &str, name: &str) -> Option<String> {
+    log.lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == name)
+        .find_map(|m| m["executable"].as_str().map(str::to_owned))
+}
+
 /// Whether cargo sets the variable `name` for a crate it builds or runs (the Cargo book's
 /// "Environment variables Cargo sets for crates"); `CARGO` itself, the path of cargo, stays.
 fn set_by_cargo_for_a_crate(name: &str) -> bool {
@@ -39,6 +48,24 @@ fn set_by_cargo_for_a_crate(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_executable_is_read_from_cargos_messages_for_the_named_target() {
+        let log = concat!(
+            "warning: rendered text is not JSON\n",
+            r#"{"reason":"compiler-artifact","target":{"name":"vvoc_harness"},"executable":null}"#,
+            "\n",
+            r#"{"reason":"compiler-artifact","target":{"name":"conform"},"executable":"/t/debug/conform"}"#,
+            "\n",
+            r#"{"reason":"build-finished","success":true}"#,
+        );
+        assert_eq!(
+            executable(log, "conform").as_deref(),
+            Some("/t/debug/conform")
+        );
+        assert_eq!(executable(log, "fake-peer"), None);
+        assert_eq!(executable("", "conform"), None);
+    }
 
     #[test]
     fn what_cargo_sets_for_a_crate_is_left_out_and_the_rest_kept() {

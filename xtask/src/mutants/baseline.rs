@@ -36,10 +36,8 @@ pub struct Limits {
 /// A passing baseline.
 #[derive(Clone, Debug)]
 pub struct Baseline {
-    /// Worker 0's copy, built.
-    pub scratch: Scratch,
-    /// How long its build took.
-    pub build_time: Duration,
+    /// Its build.
+    pub built: Built,
     /// How long its suite ran.
     pub run_time: Duration,
     /// The limits it sets.
@@ -133,8 +131,7 @@ pub fn check(
         limits.run.as_secs_f64()
     );
     Ok(Ok(Baseline {
-        scratch: built.scratch.clone(),
-        build_time: built.build_time,
+        built: built.clone(),
         run_time,
         limits,
     }))

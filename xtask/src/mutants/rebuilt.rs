@@ -43,7 +43,7 @@ impl<'a> Rebuilt<'a> {
         let useful = |worker: usize| {
             Scratch::is_built(&self.workspace.worker(worker))
                 || Duration::from_secs(SECONDS_PER_MUTANT * queued as u64)
-                    > self.baseline.build_time
+                    > self.baseline.built.build_time
         };
         1 + (1..jobs.max(1).min(queued))
             .take_while(|&w| useful(w))
@@ -58,7 +58,7 @@ impl Executor for Rebuilt<'_> {
     fn start(&self, worker: usize) -> Result<(Scratch, PathBuf)> {
         let report = self.workspace.suite_report(&format!("worker-{worker}"));
         if worker == 0 {
-            return Ok((self.baseline.scratch.clone(), report));
+            return Ok((self.baseline.built.scratch.clone(), report));
         }
         // A first build of its own, so that no row's time includes it.
         let scratch = Scratch::sync(&self.workspace.root, &self.workspace.worker(worker))?;

@@ -29,9 +29,8 @@ pub struct Scratch {
     /// The suite's runner that a run of the copy starts (the one its build writes, or a copy of
     /// it, see [`Scratch::frozen`]).
     pub runner: PathBuf,
-    /// The build directory it shares with the workspace's builds.
-    pub build: PathBuf,
-    /// How its own crates are named apart from the workspace's there.
+    /// How its own crates are named apart from the workspace's in the build directory they
+    /// share (`naming.build_dir`).
     pub naming: Naming,
 }
 
@@ -93,7 +92,6 @@ impl Scratch {
         Ok(Scratch {
             tree,
             target,
-            build: naming.build_dir.clone(),
             runner,
             naming,
         })

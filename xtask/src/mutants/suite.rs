@@ -177,7 +177,7 @@ fn cargo_build(scratch: &Scratch, json: bool) -> Command {
     command
         .args(["-p", RUNNER_PACKAGE, "--bin", RUNNER_BIN, "--target-dir"])
         .arg(&scratch.target)
-        .env("CARGO_BUILD_BUILD_DIR", &scratch.build)
+        .env("CARGO_BUILD_BUILD_DIR", &scratch.naming.build_dir)
         .env_remove("CARGO_TARGET_DIR")
         .env_remove("RUSTFLAGS");
     command
