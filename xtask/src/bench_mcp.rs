@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use anyhow::{Context as _, Result, bail};
 use vvoc_harness::load::suite::load_vectors;
+use vvoc_reference::Json;
 
 use crate::bench::{Measurement, Unit};
 
@@ -90,10 +91,25 @@ pub fn mcp_refusals(conform: &Path, vectors: &Path, rounds: usize) -> Result<Mea
                 answered.len()
             );
         }
-        let message: serde_json::Value = serde_json::from_str(&line)
+        // The project's own reader: a refusal's message may be cut inside a surrogate pair, as
+        // upstream cuts it, and the answer then holds a lone surrogate (valid JSON text, which
+        // serde_json refuses).
+        let message = Json::parse(line.trim_end())
+            .map_err(|error| anyhow::anyhow!("{error}"))
             .with_context(|| format!("conform mcp wrote a line that is not JSON: {line}"))?;
-        let id = message["id"].as_u64().context("an answer without an id")?;
-        if message["result"]["isError"] != serde_json::Value::Bool(true) {
+        let member = |value: Option<&Json>, name: &str| {
+            value
+                .and_then(Json::as_object)
+                .and_then(|o| o.get(name))
+                .cloned()
+        };
+        let id = member(Some(&message), "id")
+            .and_then(|id| id.as_f64())
+            .filter(|id| id.fract() == 0.0 && *id >= 0.0)
+            .map(|id| id as u64)
+            .context("an answer without a request's id")?;
+        let refused = member(member(Some(&message), "result").as_ref(), "isError");
+        if refused != Some(Json::Bool(true)) {
             bail!("call {id} was not refused: {line}");
         }
         answered.insert(id);
